@@ -1,0 +1,18 @@
+// Builds the page scripts (src/page, TypeScript) into one IIFE that the server injects into the sandbox realm.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'src/page/tsconfig.json')], { stdio: 'inherit' });
+await build({
+  entryPoints: [join(root, 'src/page/index.ts')],
+  outfile: join(root, 'dist/page/bundle.js'),
+  bundle: true,
+  format: 'iife',
+  target: 'firefox115',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});

@@ -1,0 +1,143 @@
+import { EventEmitter } from 'node:events';
+import WebSocket from 'ws';
+import type { Commands, EventData } from 'webdriver-bidi-protocol';
+import { ToolError } from '../errors.js';
+
+export type CommandName = keyof Commands;
+export type CommandParams<M extends CommandName> = Commands[M]['params'];
+export type CommandResult<M extends CommandName> = Commands[M]['returnType'];
+export type EventName = EventData['method'];
+export type EventParams<E extends EventName> = Extract<EventData, { method: E }>['params'];
+
+export interface SendOptions {
+  /** Milliseconds before the command is given up on. */
+  timeout?: number;
+  /** True when the command may change the page: a timeout then reports unknown effects. */
+  write?: boolean;
+}
+
+/** An error answer from the remote end, with the spec's error code. */
+export class BidiError extends Error {
+  constructor(
+    readonly method: string,
+    readonly error: string,
+    message: string,
+  ) {
+    super(`${method}: ${error}: ${message}`);
+  }
+}
+
+interface Pending {
+  method: string;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * One WebSocket to Firefox's Remote Agent. It knows commands, answers and events, nothing of tabs or tools.
+ * A command is sent exactly once: a timeout is reported, never retried.
+ */
+export class BidiConnection {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly events = new EventEmitter();
+  private closedError: Error | null = null;
+
+  private constructor(private readonly socket: WebSocket) {
+    this.events.setMaxListeners(0);
+    socket.on('message', (data) => this.onMessage(data.toString()));
+    socket.on('close', () => this.onClose(new ToolError('browser_crashed', 'The connection to Firefox was lost.')));
+    socket.on('error', (error) => this.onClose(new ToolError('browser_crashed', `The connection to Firefox failed: ${error.message}`)));
+  }
+
+  static async connect(url: string, timeoutMs = 10_000): Promise<BidiConnection> {
+    const host = new URL(url).hostname;
+    if (host !== '127.0.0.1' && host !== 'localhost' && host !== '[::1]' && host !== '::1') {
+      // The local Remote Agent only ever listens on loopback; a remote endpoint needs an explicit opt-in elsewhere.
+      throw new Error(`Refusing a BiDi endpoint that is not on loopback: ${url}`);
+    }
+    return BidiConnection.open(url, timeoutMs);
+  }
+
+  /** Connects to any endpoint, for a remote WebDriver the user named. */
+  static open(url: string, timeoutMs = 10_000): Promise<BidiConnection> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(url, { perMessageDeflate: false, handshakeTimeout: timeoutMs });
+      socket.once('open', () => resolve(new BidiConnection(socket)));
+      socket.once('error', (error) => reject(error));
+    });
+  }
+
+  get closed(): boolean {
+    return this.closedError !== null;
+  }
+
+  send<M extends CommandName>(method: M, params: CommandParams<M>, options: SendOptions = {}): Promise<CommandResult<M>> {
+    if (this.closedError) return Promise.reject(this.closedError);
+    const id = this.nextId++;
+    const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+    return new Promise<CommandResult<M>>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(
+          new ToolError('timeout', `Firefox did not answer ${method} within ${timeout} ms.`, {
+            method,
+            unknown_effects: options.write === true,
+          }),
+        );
+      }, timeout);
+      this.pending.set(id, { method, resolve: resolve as (value: unknown) => void, reject, timer });
+      this.socket.send(JSON.stringify({ id, method, params }));
+    });
+  }
+
+  on<E extends EventName>(event: E, listener: (params: EventParams<E>) => void): () => void {
+    const wrapped = listener as (params: unknown) => void;
+    this.events.on(event, wrapped);
+    return () => this.events.off(event, wrapped);
+  }
+
+  /** Called once when the socket goes away, whatever the reason. */
+  onDisconnect(listener: (error: Error) => void): void {
+    this.events.once('__disconnect', listener);
+  }
+
+  close(): void {
+    if (!this.closedError) this.onClose(new ToolError('browser_crashed', 'The connection to Firefox was closed.'));
+    this.socket.terminate();
+  }
+
+  private onMessage(text: string): void {
+    let message: { id?: number; type?: string; method?: string; params?: unknown; result?: unknown; error?: string; message?: string };
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (message.type === 'event' && message.method) {
+      this.events.emit(message.method, message.params);
+      return;
+    }
+    if (typeof message.id !== 'number') return;
+    const pending = this.pending.get(message.id);
+    if (!pending) return;
+    this.pending.delete(message.id);
+    clearTimeout(pending.timer);
+    if (message.type === 'error') pending.reject(new BidiError(pending.method, message.error ?? 'unknown error', message.message ?? ''));
+    else pending.resolve(message.result);
+  }
+
+  private onClose(error: Error): void {
+    if (this.closedError) return;
+    this.closedError = error;
+    for (const pending of this.pending.values()) {
+      clearTimeout(pending.timer);
+      pending.reject(error);
+    }
+    this.pending.clear();
+    this.events.emit('__disconnect', error);
+  }
+}

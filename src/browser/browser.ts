@@ -1,0 +1,211 @@
+import { EventEmitter } from 'node:events';
+import type { BrowsingContext } from 'webdriver-bidi-protocol';
+import { BidiConnection, type EventName } from '../bidi/connection.js';
+import { ToolError } from '../errors.js';
+import { launchFirefox, type LaunchedFirefox, type LaunchOptions } from './launcher.js';
+import { SANDBOX, preloadDeclaration } from './page-script.js';
+import { Tab, type TabTimeouts } from './tab.js';
+
+export interface BrowserOptions extends LaunchOptions {
+  viewport: { width: number; height: number };
+  timeouts: TabTimeouts;
+}
+
+const SUBSCRIBED_EVENTS: [EventName, ...EventName[]] = [
+  'browsingContext.contextCreated',
+  'browsingContext.contextDestroyed',
+  'browsingContext.userPromptOpened',
+  'browsingContext.userPromptClosed',
+];
+
+export interface ContextNode {
+  id: string;
+  parent: string | null;
+  url: string;
+  opener: string | null;
+}
+
+/**
+ * The one BiDi session of one Firefox process, and the tabs in it. Every MCP session shares it; which tabs a
+ * session may use is decided above, by tab groups.
+ */
+export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed: [Error]; contextDestroyed: [string] }> {
+  private readonly tabsById = new Map<number, Tab>();
+  private readonly tabsByContext = new Map<string, Tab>();
+  readonly contexts = new Map<string, ContextNode>();
+  private nextTabId = 1;
+  private closing = false;
+  crashed: Error | null = null;
+
+  private constructor(
+    readonly bidi: BidiConnection,
+    readonly firefox: LaunchedFirefox,
+    readonly options: BrowserOptions,
+    readonly version: string,
+  ) {
+    super();
+  }
+
+  static async launch(options: BrowserOptions): Promise<Browser> {
+    const firefox = await launchFirefox(options);
+    let bidi: BidiConnection | null = null;
+    try {
+      bidi = await BidiConnection.connect(`${firefox.endpoint}/session`);
+      const session = await bidi.send(
+        'session.new',
+        { capabilities: { alwaysMatch: { unhandledPromptBehavior: { default: 'ignore' }, webSocketUrl: true } } },
+        { timeout: 20_000 },
+      );
+      const browser = new Browser(bidi, firefox, options, `${session.capabilities.browserName} ${session.capabilities.browserVersion}`);
+      await browser.start();
+      return browser;
+    } catch (error) {
+      bidi?.close();
+      firefox.killNow();
+      await firefox.waitForExit(2_000);
+      firefox.profile.release();
+      throw error instanceof ToolError ? error : new ToolError('launch_failed', `Firefox started but its BiDi session failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async start(): Promise<void> {
+    this.bidi.on('browsingContext.contextCreated', (info) => this.onContextCreated(info));
+    this.bidi.on('browsingContext.contextDestroyed', (info) => this.onContextDestroyed(info));
+    this.bidi.on('browsingContext.userPromptOpened', (prompt) => {
+      const tab = this.tabForContext(prompt.context);
+      tab?.setDialog({ type: prompt.type, message: prompt.message, defaultValue: prompt.defaultValue, openedAt: Date.now() });
+    });
+    this.bidi.on('browsingContext.userPromptClosed', (prompt) => this.tabForContext(prompt.context)?.setDialog(null));
+    this.bidi.onDisconnect((error) => this.onLost(error));
+    this.firefox.process.once('exit', () => this.onLost(new ToolError('browser_crashed', 'Firefox exited.')));
+
+    await Promise.all([
+      this.bidi.send('session.subscribe', { events: SUBSCRIBED_EVENTS }),
+      this.bidi.send('script.addPreloadScript', { functionDeclaration: preloadDeclaration(), sandbox: SANDBOX }),
+    ]);
+    const tree = await this.bidi.send('browsingContext.getTree', {});
+    for (const info of tree.contexts) this.recordTree(info, null);
+  }
+
+  private recordTree(info: BrowsingContext.Info, parent: string | null): void {
+    this.contexts.set(info.context, { id: info.context, parent, url: info.url, opener: info.originalOpener ?? null });
+    for (const child of info.children ?? []) this.recordTree(child, info.context);
+  }
+
+  private onContextCreated(info: BrowsingContext.Info): void {
+    const parent = info.parent ?? null;
+    this.contexts.set(info.context, { id: info.context, parent, url: info.url, opener: info.originalOpener ?? null });
+    if (parent !== null || this.tabsByContext.has(info.context)) return;
+    // A top-level context a page opened (window.open, target=_blank) joins its opener's group.
+    const opener = info.originalOpener ? this.tabForContext(info.originalOpener) : undefined;
+    if (opener && !opener.isClosed) {
+      const tab = this.adopt(info.context, opener.groupId);
+      this.emit('tabOpenedByPage', tab, opener);
+    }
+  }
+
+  private onContextDestroyed(info: BrowsingContext.Info): void {
+    const removed = [info.context];
+    for (let i = 0; i < removed.length; i++) {
+      for (const node of this.contexts.values()) if (node.parent === removed[i]) removed.push(node.id);
+    }
+    for (const id of removed) {
+      this.contexts.delete(id);
+      this.emit('contextDestroyed', id);
+    }
+    const tab = this.tabsByContext.get(info.context);
+    if (tab) {
+      tab.markClosed('closed_by_page');
+      this.forget(tab);
+    }
+  }
+
+  private onLost(error: Error): void {
+    if (this.crashed) return;
+    this.crashed = this.closing ? new ToolError('browser_crashed', 'Firefox was shut down.') : new ToolError('browser_crashed', `Firefox stopped unexpectedly: ${error.message}`);
+    for (const tab of this.tabsById.values()) tab.markClosed('browser_crashed');
+    this.bidi.close();
+    this.firefox.killNow();
+    if (!this.closing) this.emit('crashed', this.crashed);
+  }
+
+  /** The tab of a top-level context, or of the top-level context a frame belongs to. */
+  tabForContext(context: string): Tab | undefined {
+    let id: string | null = context;
+    while (id) {
+      const tab = this.tabsByContext.get(id);
+      if (tab) return tab;
+      id = this.contexts.get(id)?.parent ?? null;
+    }
+    return undefined;
+  }
+
+  tab(id: number): Tab | undefined {
+    return this.tabsById.get(id);
+  }
+
+  /** Child contexts (frames) of a context, in creation order. */
+  childContexts(context: string): ContextNode[] {
+    return [...this.contexts.values()].filter((node) => node.parent === context);
+  }
+
+  private adopt(context: string, groupId: string | null): Tab {
+    const tab = new Tab(this.nextTabId++, context, this.bidi, this.options.timeouts, this.options.viewport, groupId);
+    this.tabsById.set(tab.id, tab);
+    this.tabsByContext.set(context, tab);
+    // Popups get the same viewport as tabs the server opened.
+    void this.bidi
+      .send('browsingContext.setViewport', { context, viewport: this.options.viewport, devicePixelRatio: 1 })
+      .catch(() => undefined);
+    return tab;
+  }
+
+  private forget(tab: Tab): void {
+    this.tabsById.delete(tab.id);
+    this.tabsByContext.delete(tab.context);
+  }
+
+  /** Opens a background tab for a group. */
+  async createTab(groupId: string): Promise<Tab> {
+    this.assertAlive();
+    const created = await this.bidi.send('browsingContext.create', { type: 'tab', background: true }, { timeout: this.options.timeouts.action });
+    const tab = this.tabsByContext.get(created.context) ?? this.adopt(created.context, groupId);
+    tab.groupId = groupId;
+    await this.bidi.send(
+      'browsingContext.setViewport',
+      { context: tab.context, viewport: this.options.viewport, devicePixelRatio: 1 },
+      { timeout: this.options.timeouts.action },
+    );
+    return tab;
+  }
+
+  async closeTab(tab: Tab, promptUnload = false): Promise<void> {
+    await tab.race(this.bidi.send('browsingContext.close', { context: tab.context, promptUnload }, { timeout: this.options.timeouts.action, write: true }));
+    tab.markClosed('closed_by_tool');
+    this.forget(tab);
+  }
+
+  tabsOfGroup(groupId: string): Tab[] {
+    return [...this.tabsById.values()].filter((tab) => tab.groupId === groupId && !tab.isClosed);
+  }
+
+  assertAlive(): void {
+    if (this.crashed) throw this.crashed;
+  }
+
+  get pid(): number {
+    return this.firefox.pid;
+  }
+
+  /** browser.close, then a kill if Firefox is still there after `graceMs`; the profile lock goes last. */
+  async close(graceMs = 5_000): Promise<void> {
+    if (this.closing) return this.firefox.waitForExit(graceMs);
+    this.closing = true;
+    if (!this.crashed && !this.bidi.closed) {
+      await this.bidi.send('browser.close', {}, { timeout: Math.min(graceMs, 3_000) }).catch(() => undefined);
+    }
+    await this.firefox.waitForExit(graceMs);
+    this.bidi.close();
+    this.firefox.profile.release();
+  }
+}

@@ -1,0 +1,166 @@
+import { rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import { ToolError } from '../errors.js';
+import { findFirefox } from './firefox-binary.js';
+import { OwnedProfile } from './profile.js';
+
+const ENDPOINT_LINE = /WebDriver BiDi listening on (ws:\/\/[^\s]+)/;
+const START_TIMEOUT_MS = 30_000;
+
+export interface LaunchOptions {
+  firefox?: string;
+  profile: string;
+  isolated: boolean;
+  headed: boolean;
+}
+
+type FirefoxProcess = ResultPromise<{ detached: true; stdin: 'ignore'; stdout: 'ignore'; stderr: 'pipe'; reject: false; buffer: false }>;
+
+/** A running Firefox that this process started and must stop. */
+export class LaunchedFirefox {
+  private exited = false;
+  private readonly exitHandler = () => this.killNow();
+
+  constructor(
+    readonly process: FirefoxProcess,
+    readonly profile: OwnedProfile,
+    readonly binary: string,
+    readonly endpoint: string,
+    private readonly stderrTail: string[],
+  ) {
+    process.on('exit', () => {
+      this.exited = true;
+      globalThis.process.off('exit', this.exitHandler);
+    });
+    // Last resort: a server that exits for any reason takes its browser with it.
+    globalThis.process.on('exit', this.exitHandler);
+  }
+
+  get pid(): number {
+    return this.process.pid ?? -1;
+  }
+
+  get hasExited(): boolean {
+    return this.exited;
+  }
+
+  recentStderr(): string {
+    return this.stderrTail.join('\n');
+  }
+
+  /** Resolves once the process is gone; kills the whole process group if it lingers past `graceMs`. */
+  async waitForExit(graceMs: number): Promise<void> {
+    if (this.exited) return;
+    const exited = new Promise<void>((resolve) => this.process.once('exit', () => resolve()));
+    const timer = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), graceMs).unref());
+    if ((await Promise.race([exited, timer])) === 'late') {
+      this.killNow();
+      await exited;
+    }
+  }
+
+  killNow(): void {
+    if (this.exited || this.pid <= 0) return;
+    try {
+      // Negative pid: the process group, so content processes go too.
+      globalThis.process.kill(-this.pid, 'SIGKILL');
+    } catch {
+      try {
+        globalThis.process.kill(this.pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+}
+
+/** Starts Firefox on an owned profile and finds its WebDriver BiDi endpoint. */
+export async function launchFirefox(options: LaunchOptions): Promise<LaunchedFirefox> {
+  const found = findFirefox(options.firefox);
+  const profile = OwnedProfile.acquire(options.profile, options.isolated);
+  // A file left by an earlier run would name a dead port.
+  rmSync(join(profile.dir, 'WebDriverBiDiServer.json'), { force: true });
+  const args = ['--no-remote', '--profile', profile.dir, '--remote-debugging-port=0', '--remote-allow-hosts', 'localhost,127.0.0.1'];
+  if (!options.headed) args.unshift('-headless');
+  let child: FirefoxProcess;
+  try {
+    child = execa(found.path, args, {
+      detached: true,
+      stdin: 'ignore',
+      stdout: 'ignore',
+      stderr: 'pipe',
+      reject: false,
+      buffer: false,
+      cleanup: false,
+      env: {
+        MOZ_HEADLESS: options.headed ? undefined : '1',
+        MOZ_CRASHREPORTER_DISABLE: '1',
+        MOZ_DISABLE_AUTO_SAFE_MODE: '1',
+      },
+    });
+  } catch (error) {
+    profile.release();
+    throw new ToolError('launch_failed', `Could not start ${found.path}: ${(error as Error).message}`);
+  }
+  const tail: string[] = [];
+  try {
+    const endpoint = await readEndpoint(child, profile.dir, tail);
+    return new LaunchedFirefox(child, profile, found.path, endpoint, tail);
+  } catch (error) {
+    try {
+      process.kill(-(child.pid ?? 0), 'SIGKILL');
+    } catch {
+      /* not started */
+    }
+    await child.catch(() => undefined);
+    profile.release();
+    throw error;
+  }
+}
+
+function readEndpoint(child: FirefoxProcess, profileDir: string, tail: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    let settled = false;
+    const finish = (error: Error | null, endpoint?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearInterval(poll);
+      if (error) reject(error);
+      else resolve(endpoint!);
+    };
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        tail.push(line);
+        if (tail.length > 40) tail.shift();
+        const match = ENDPOINT_LINE.exec(line);
+        if (match) finish(null, match[1]);
+      }
+    });
+    child.on('exit', (code, signal) => {
+      finish(
+        new ToolError('launch_failed', `Firefox exited before it was ready (code ${code}, signal ${signal}).\n${tail.slice(-10).join('\n')}`),
+      );
+    });
+    // The profile's WebDriverBiDiServer.json appears a little after the stderr line: only a fallback.
+    const poll = setInterval(() => {
+      readFile(join(profileDir, 'WebDriverBiDiServer.json'), 'utf8')
+        .then((text) => {
+          const info = JSON.parse(text) as { ws_host?: string; ws_port?: number };
+          if (info.ws_port) finish(null, `ws://${info.ws_host ?? '127.0.0.1'}:${info.ws_port}`);
+        })
+        .catch(() => undefined);
+    }, 250);
+    const timer = setTimeout(
+      () => finish(new ToolError('launch_failed', `Firefox did not open its BiDi endpoint within ${START_TIMEOUT_MS} ms.`)),
+      START_TIMEOUT_MS,
+    );
+  });
+}

@@ -1,0 +1,63 @@
+import type { ServerOptions } from '../config.js';
+import { Browser } from './browser.js';
+
+/**
+ * Owns the one Browser of a server: launches it on first need, and again after a crash. Every MCP session asks it
+ * for the live browser, so a crash costs one failed call, never the server.
+ */
+export class BrowserManager {
+  private current: Browser | null = null;
+  private launching: Promise<Browser> | null = null;
+  /** Bumped at each launch, so sessions can tell that their earlier tabs went with a crashed browser. */
+  generation = 0;
+  private shuttingDown = false;
+  private readonly listeners = new Set<(browser: Browser) => void>();
+
+  constructor(private readonly options: ServerOptions) {}
+
+  /** Called with each newly launched browser (sessions hook their popup and crash handling here). */
+  onLaunch(listener: (browser: Browser) => void): () => void {
+    this.listeners.add(listener);
+    if (this.current) listener(this.current);
+    return () => this.listeners.delete(listener);
+  }
+
+  get live(): Browser | null {
+    return this.current && !this.current.crashed ? this.current : null;
+  }
+
+  async get(): Promise<Browser> {
+    if (this.shuttingDown) throw new Error('The server is shutting down.');
+    const live = this.live;
+    if (live) return live;
+    if (!this.launching) {
+      const previous = this.current;
+      this.launching = (async () => {
+        if (previous) await previous.close(2_000).catch(() => undefined);
+        const browser = await Browser.launch({
+          firefox: this.options.firefox,
+          profile: this.options.profile,
+          isolated: this.options.isolated,
+          headed: this.options.headed,
+          viewport: this.options.viewport,
+          timeouts: { action: this.options.timeoutAction, navigation: this.options.timeoutNavigation },
+        });
+        this.generation++;
+        this.current = browser;
+        for (const listener of this.listeners) listener(browser);
+        return browser;
+      })().finally(() => {
+        this.launching = null;
+      });
+    }
+    return this.launching;
+  }
+
+  async close(): Promise<void> {
+    this.shuttingDown = true;
+    const pending = this.launching?.catch(() => null);
+    const browser = (await pending) ?? this.current;
+    await browser?.close();
+    this.current = null;
+  }
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { BidiError } from '../bidi/connection.js';
+import type { ServerOptions } from '../config.js';
+import { ToolError, isToolError } from '../errors.js';
+import { assertOriginAllowed } from './origins.js';
+import type { PageInfo } from './page-types.js';
+import type { Tab } from './tab.js';
+
+export const navigationTargetSchema = z.string().min(1).max(16_384);
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(\/|$)/i;
+
+/** What a user typed into an address bar, made into a URL. */
+export function normalizeUrl(input: string): string {
+  const trimmed = input.trim();
+  const candidate = SCHEME.test(trimmed) && !/^localhost:\d/i.test(trimmed) ? trimmed : `${LOCAL_HOST.test(trimmed) ? 'http' : 'https'}://${trimmed}`;
+  try {
+    return new URL(candidate).href;
+  } catch {
+    throw new ToolError('invalid_arguments', `url: "${input}" is not a URL (nor "back" / "forward").`, { field: 'url' });
+  }
+}
+
+export interface Arrival {
+  url: string;
+  title: string;
+}
+
+/** Loads `target` (a URL, "back" or "forward") and waits for the document to be complete. */
+export async function navigateTab(tab: Tab, target: string, options: ServerOptions): Promise<Arrival> {
+  const timeout = tab.timeouts.navigation;
+  const started = Date.now();
+  if (target === 'back' || target === 'forward') {
+    try {
+      await tab.race(
+        tab.bidi.send('browsingContext.traverseHistory', { context: tab.context, delta: target === 'back' ? -1 : 1 }, { timeout, write: true }),
+      );
+    } catch (error) {
+      if (error instanceof BidiError && error.error === 'no such history entry') {
+        throw new ToolError('navigation_failed', `There is no page to go ${target} to in tab ${tab.id}'s history.`, { tabId: tab.id });
+      }
+      throw navigationError(error, tab, timeout);
+    }
+    return waitForLoad(tab, started + timeout);
+  }
+  const url = normalizeUrl(target);
+  assertOriginAllowed(url, options);
+  try {
+    await tab.race(tab.bidi.send('browsingContext.navigate', { context: tab.context, url, wait: 'complete' }, { timeout, write: true }));
+  } catch (error) {
+    throw navigationError(error, tab, timeout);
+  }
+  return currentPage(tab);
+}
+
+async function currentPage(tab: Tab): Promise<Arrival> {
+  const info = await tab.callPage<PageInfo>('pageInfo');
+  return { url: info.url, title: info.title };
+}
+
+async function waitForLoad(tab: Tab, deadline: number): Promise<Arrival> {
+  for (;;) {
+    const info = await tab.callPage<PageInfo>('pageInfo').catch((error: unknown) => {
+      // The document may be swapped between two polls; only a dialog or a closed tab ends the wait.
+      if (isToolError(error, 'dialog_open') || isToolError(error, 'tab_closed') || isToolError(error, 'browser_crashed')) throw error;
+      return null;
+    });
+    if (info?.readyState === 'complete') return { url: info.url, title: info.title };
+    if (Date.now() > deadline) {
+      throw new ToolError('navigation_timeout', `Tab ${tab.id} did not finish loading in time${info ? ` (at ${info.url})` : ''}.`, { tabId: tab.id });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+function navigationError(error: unknown, tab: Tab, timeout: number): unknown {
+  if (isToolError(error, 'timeout')) {
+    return new ToolError(
+      'navigation_timeout',
+      `Tab ${tab.id} did not finish loading within ${timeout} ms. The page may still be loading: take a screenshot or read_page to see where it got to.`,
+      { tabId: tab.id, timeout_ms: timeout },
+    );
+  }
+  if (error instanceof BidiError) {
+    const reason = /NS_ERROR_[A-Z_]+/.exec(error.message)?.[0] ?? error.message;
+    return new ToolError('navigation_failed', `The page could not be loaded: ${reason}.`, { tabId: tab.id, reason });
+  }
+  return error;
+}

@@ -1,0 +1,34 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, join, relative, resolve, isAbsolute } from 'node:path';
+import { ToolError } from '../errors.js';
+
+/** Keeps a name from a page or an agent to one harmless path segment. */
+export function safeFileName(name: string, fallback = 'file'): string {
+  const cleaned = basename(name.replace(/\\/g, '/'))
+    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_')
+    .replace(/^\.+/, '')
+    .slice(0, 120);
+  return cleaned || fallback;
+}
+
+/** Resolves `name` inside `dir`, refusing anything that would land outside it. */
+export function insideDir(dir: string, name: string): string {
+  const root = resolve(dir);
+  const target = resolve(root, name);
+  const rel = relative(root, target);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
+    throw new ToolError('invalid_arguments', `"${name}" would be written outside the output dir ${root}.`, { field: 'path' });
+  }
+  return target;
+}
+
+let saved = 0;
+
+/** Writes a PNG into the output dir under a name the server makes; returns the absolute path. */
+export async function saveImage(outputDir: string, stem: string, data: Buffer): Promise<string> {
+  await mkdir(outputDir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const path = insideDir(outputDir, `${safeFileName(stem)}-${stamp}-${++saved}.png`);
+  await writeFile(path, data);
+  return path;
+}

@@ -1,0 +1,128 @@
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ToolError } from '../errors.js';
+
+const LOCK_FILE = 'firefox-use.lock';
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** The template shipped with the package: `profiles/user.js` beside `dist/`. */
+export function templateUserJs(): string {
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'profiles', 'user.js');
+}
+
+export function profilesRoot(): string {
+  const dataHome = process.env['XDG_DATA_HOME'] || join(homedir(), '.local', 'share');
+  return join(dataHome, 'firefox-use', 'profiles');
+}
+
+/** A NAME lives under the data dir; anything with a path separator is used as the directory itself. */
+export function resolveProfileDir(profile: string): string {
+  if (isAbsolute(profile) || profile.includes('/') || profile.includes('\\') || profile.startsWith('.')) return resolve(profile);
+  if (!PROFILE_NAME.test(profile)) {
+    throw new ToolError('invalid_arguments', `Profile name "${profile}" must be letters, digits, ".", "_" or "-" (or a path).`, {
+      field: 'profile',
+    });
+  }
+  return join(profilesRoot(), profile);
+}
+
+export interface LockInfo {
+  pid: number;
+  startedAt: string;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function readLock(dir: string): LockInfo | null {
+  try {
+    const info = JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8')) as LockInfo;
+    return typeof info.pid === 'number' ? info : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True when a live process other than this one holds the profile. */
+export function lockHolder(dir: string): LockInfo | null {
+  const info = readLock(dir);
+  if (!info || info.pid === process.pid || !processAlive(info.pid)) return null;
+  return info;
+}
+
+/** An owned profile directory, locked to this process until released. */
+export class OwnedProfile {
+  private released = false;
+
+  private constructor(
+    readonly dir: string,
+    readonly isolated: boolean,
+  ) {}
+
+  /** Creates (or reuses) the profile, takes its lock and refreshes the prefs from the template. */
+  static acquire(profile: string, isolated: boolean): OwnedProfile {
+    const dir = isolated ? mkdtempSync(join(tmpdir(), 'firefox-use-isolated-')) : resolveProfileDir(profile);
+    mkdirSync(dir, { recursive: true });
+    OwnedProfile.takeLock(dir);
+    const owned = new OwnedProfile(dir, isolated);
+    try {
+      copyFileSync(templateUserJs(), join(dir, 'user.js'));
+    } catch (error) {
+      owned.release();
+      throw new ToolError('launch_failed', `Could not write the profile's prefs into ${dir}: ${(error as Error).message}`);
+    }
+    return owned;
+  }
+
+  private static takeLock(dir: string): void {
+    const path = join(dir, LOCK_FILE);
+    const body = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() } satisfies LockInfo);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        writeFileSync(path, body, { flag: 'wx' });
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const holder = lockHolder(dir);
+      if (holder) {
+        throw new ToolError(
+          'profile_locked',
+          `Profile ${dir} is in use by firefox-use pid ${holder.pid} (since ${holder.startedAt}). ` +
+            'Use --isolated for a throwaway profile, --profile NAME for another one, or share one browser with `firefox-use serve`.',
+          { pid: holder.pid, profile: dir },
+        );
+      }
+      // Stale lock from a process that is gone: take it over.
+      rmSync(path, { force: true });
+    }
+    throw new ToolError('profile_locked', `Could not take the lock of profile ${dir}.`, { profile: dir });
+  }
+
+  get downloadsDefault(): string {
+    return join(this.dir, 'downloads');
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    if (this.isolated) {
+      rmSync(this.dir, { recursive: true, force: true, maxRetries: 3 });
+      return;
+    }
+    const info = readLock(this.dir);
+    if (info?.pid === process.pid) rmSync(join(this.dir, LOCK_FILE), { force: true });
+  }
+}
+
+export function profileExists(profile: string): boolean {
+  return existsSync(resolveProfileDir(profile));
+}

@@ -1,0 +1,211 @@
+import { EventEmitter } from 'node:events';
+import type { BrowsingContext, Input, Script } from 'webdriver-bidi-protocol';
+import type { BidiConnection } from '../bidi/connection.js';
+import { BidiError } from '../bidi/connection.js';
+import { ToolError } from '../errors.js';
+import { CALL_STUB, NOT_INSTALLED, SANDBOX, pageScriptSource, type PageAnswer } from './page-script.js';
+
+export interface OpenDialog {
+  type: BrowsingContext.UserPromptType;
+  message: string;
+  defaultValue?: string;
+  openedAt: number;
+}
+
+export interface TabTimeouts {
+  action: number;
+  navigation: number;
+}
+
+export interface PageCallOptions {
+  /** A frame's browsing context; the tab's top-level context by default. */
+  context?: string;
+  timeout?: number;
+  /** True when the call may change the page (a timeout is then reported with unknown effects). */
+  write?: boolean;
+}
+
+/** Why a tab can no longer be used. */
+export type ClosedReason = 'closed_by_tool' | 'closed_by_page' | 'browser_crashed' | 'session_ended';
+
+/**
+ * One top-level browsing context as the agent sees it: a small stable id, its dialog, its pointer.
+ * Tools reach the page only through this class.
+ */
+export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedReason] }> {
+  dialog: OpenDialog | null = null;
+  closedReason: ClosedReason | null = null;
+  /** Where this tab's pointer last was, in viewport CSS pixels; drags without a start begin here. */
+  pointer = { x: 0, y: 0 };
+  viewport: { width: number; height: number };
+  /** Queue so calls on one tab run in order while other tabs run in parallel. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly id: number,
+    readonly context: string,
+    readonly bidi: BidiConnection,
+    readonly timeouts: TabTimeouts,
+    viewport: { width: number; height: number },
+    /** The group (MCP session) this tab belongs to. */
+    public groupId: string | null,
+  ) {
+    super();
+    this.viewport = { ...viewport };
+  }
+
+  get isClosed(): boolean {
+    return this.closedReason !== null;
+  }
+
+  /** Runs `work` after every earlier call on this tab has finished. */
+  serialize<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  markClosed(reason: ClosedReason): void {
+    if (this.closedReason) return;
+    this.closedReason = reason;
+    this.emit('closed', reason);
+  }
+
+  setDialog(dialog: OpenDialog | null): void {
+    this.dialog = dialog;
+    if (dialog) this.emit('dialog', dialog);
+  }
+
+  assertUsable(): void {
+    if (this.closedReason === 'browser_crashed') {
+      throw new ToolError('browser_crashed', `Tab ${this.id} was lost when Firefox stopped; open a new tab.`, { tabId: this.id });
+    }
+    if (this.closedReason) {
+      const by = this.closedReason === 'closed_by_page' ? 'the page closed it' : 'it was closed';
+      throw new ToolError('tab_closed', `Tab ${this.id} is gone: ${by}.`, { tabId: this.id, reason: this.closedReason });
+    }
+    if (this.dialog) throw dialogError(this.id, this.dialog);
+  }
+
+  /** Calls a page-script operation in the sandbox realm, installing the scripts first if this document lacks them. */
+  async callPage<T>(op: string, args: unknown = {}, options: PageCallOptions = {}): Promise<T> {
+    const context = options.context ?? this.context;
+    const timeout = options.timeout ?? this.timeouts.action;
+    const params: Script.CallFunctionParameters = {
+      functionDeclaration: CALL_STUB,
+      awaitPromise: true,
+      target: { context, sandbox: SANDBOX },
+      arguments: [
+        { type: 'string', value: op },
+        { type: 'string', value: JSON.stringify(args ?? {}) },
+      ],
+      resultOwnership: 'none',
+    };
+    let text = await this.callScript(params, timeout, options.write);
+    if (text === NOT_INSTALLED) {
+      await this.installPageScripts(context, timeout);
+      text = await this.callScript(params, timeout, options.write);
+    }
+    const answer = JSON.parse(text) as PageAnswer<T>;
+    if (!answer.ok) {
+      throw new ToolError(answer.error.code as ToolError['code'], answer.error.message, { ...(answer.error.details ?? {}), tabId: this.id });
+    }
+    return answer.value;
+  }
+
+  private async callScript(params: Script.CallFunctionParameters, timeout: number, write?: boolean): Promise<string> {
+    const result = await this.race(this.bidi.send('script.callFunction', params, { timeout, write }));
+    if (result.type === 'exception') {
+      throw new ToolError('internal_error', `Page script failed: ${result.exceptionDetails.text}`, { tabId: this.id });
+    }
+    const value = result.result;
+    if (value.type !== 'string') throw new ToolError('internal_error', `Page script returned ${value.type}, not text.`);
+    return value.value;
+  }
+
+  private async installPageScripts(context: string, timeout: number): Promise<void> {
+    await this.race(
+      this.bidi.send(
+        'script.evaluate',
+        { expression: pageScriptSource(), awaitPromise: false, target: { context, sandbox: SANDBOX }, resultOwnership: 'none' },
+        { timeout },
+      ),
+    );
+  }
+
+  /**
+   * Resolves with `work`, unless a dialog opens or the tab goes away first: a frozen page must never hold a call
+   * until its timeout.
+   */
+  race<T>(work: Promise<T>): Promise<T> {
+    if (this.dialog) {
+      work.catch(() => undefined);
+      return Promise.reject(dialogError(this.id, this.dialog));
+    }
+    return new Promise<T>((resolve, reject) => {
+      const onDialog = (dialog: OpenDialog) => reject(dialogError(this.id, dialog, true));
+      const onClosed = () => {
+        try {
+          this.assertUsable();
+        } catch (error) {
+          reject(error);
+        }
+      };
+      this.once('dialog', onDialog);
+      this.once('closed', onClosed);
+      work.then(resolve, (error: unknown) => reject(translateBidiError(error, this.id))).finally(() => {
+        this.off('dialog', onDialog);
+        this.off('closed', onClosed);
+      });
+    });
+  }
+
+  performActions(actions: Input.SourceActions[]): Promise<void> {
+    return this.race(this.bidi.send('input.performActions', { context: this.context, actions }, { timeout: this.timeouts.action, write: true })).then(
+      () => undefined,
+    );
+  }
+
+  async releaseActions(): Promise<void> {
+    await this.bidi.send('input.releaseActions', { context: this.context }, { timeout: this.timeouts.action, write: true }).catch(() => undefined);
+  }
+
+  async screenshot(clip?: BrowsingContext.ClipRectangle): Promise<Buffer> {
+    const result = await this.race(
+      this.bidi.send(
+        'browsingContext.captureScreenshot',
+        { context: this.context, origin: 'viewport', format: { type: 'image/png' }, ...(clip ? { clip } : {}) },
+        { timeout: this.timeouts.action },
+      ),
+    );
+    return Buffer.from(result.data, 'base64');
+  }
+
+  async setViewport(width: number, height: number, devicePixelRatio = 1): Promise<void> {
+    await this.race(
+      this.bidi.send('browsingContext.setViewport', { context: this.context, viewport: { width, height }, devicePixelRatio }, { timeout: this.timeouts.action }),
+    );
+    this.viewport = { width, height };
+  }
+}
+
+export function dialogError(tabId: number, dialog: OpenDialog, duringCall = false): ToolError {
+  const what = dialog.type === 'beforeunload' ? 'A "leave page?" (beforeunload) dialog' : `A ${dialog.type} dialog`;
+  return new ToolError(
+    'dialog_open',
+    `${what} is open on tab ${tabId}${duringCall ? ' (it opened during this call)' : ''}: "${dialog.message}". ` +
+      'Call firefox_dialog with action "accept" or "dismiss" before anything else on this tab.',
+    {
+      tabId,
+      dialog: { type: dialog.type, message: dialog.message, ...(dialog.defaultValue !== undefined ? { defaultValue: dialog.defaultValue } : {}) },
+    },
+  );
+}
+
+/** Maps the remote end's errors that mean "this tab is gone" onto the contract's codes. */
+export function translateBidiError(error: unknown, tabId: number): unknown {
+  if (error instanceof BidiError && error.error === 'no such frame') {
+    return new ToolError('tab_closed', `Tab ${tabId} (or the frame addressed) no longer exists.`, { tabId });
+  }
+  return error;
+}

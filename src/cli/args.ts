@@ -1,0 +1,81 @@
+import { parseArgs } from 'node:util';
+import { FLAGS, envName } from '../config.js';
+import { ToolError } from '../errors.js';
+
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  usage: string;
+  /** Flags of this command beyond the common ones. */
+  extra?: Array<{ flag: string; kind: 'string' | 'boolean'; help: string; defaultText: string; short?: string }>;
+  /** Whether the common browser flags apply. */
+  common: boolean;
+  positionals?: string;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length]!;
+}
+
+export function closest(word: string, choices: string[]): string | undefined {
+  let best: string | undefined;
+  let bestScore = Infinity;
+  for (const choice of choices) {
+    const score = distance(word, choice);
+    if (score < bestScore) {
+      best = choice;
+      bestScore = score;
+    }
+  }
+  return bestScore <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+export interface ParsedCommand {
+  flags: Record<string, unknown>;
+  positionals: string[];
+}
+
+export function parseCommand(spec: CommandSpec, argv: string[]): ParsedCommand {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' }, config: { type: 'string' } };
+  if (spec.common) for (const flag of FLAGS) options[flag.flag] = { type: flag.kind === 'boolean' ? 'boolean' : 'string' };
+  for (const flag of spec.extra ?? []) options[flag.flag] = { type: flag.kind, ...(flag.short ? { short: flag.short } : {}) };
+  for (const arg of argv) {
+    if (!arg.startsWith('--')) continue;
+    const name = arg.slice(2).split('=')[0]!;
+    if (!(name in options)) {
+      const suggestion = closest(name, Object.keys(options));
+      throw new ToolError('invalid_arguments', `Unknown flag --${name} for "firefox-use ${spec.name}".${suggestion ? ` Did you mean --${suggestion}?` : ''} See firefox-use ${spec.name} --help.`, {
+        field: name,
+      });
+    }
+  }
+  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  return { flags: values as Record<string, unknown>, positionals };
+}
+
+export function helpText(spec: CommandSpec): string {
+  const lines = [`firefox-use ${spec.usage}`, '', spec.summary, ''];
+  const rows: Array<[string, string, string, string]> = [];
+  for (const flag of spec.extra ?? []) rows.push([`--${flag.flag}${flag.kind === 'string' ? ' VALUE' : ''}`, flag.help, '', flag.defaultText]);
+  if (spec.common) {
+    for (const flag of FLAGS) rows.push([`--${flag.flag}${flag.kind === 'boolean' ? '' : ' VALUE'}`, flag.help, envName(flag.flag), flag.defaultText]);
+    rows.push(['--config FILE', 'JSON file with the same keys as the flags', 'FIREFOX_USE_CONFIG', 'none']);
+  }
+  rows.push(['--help, -h', 'Show this help', '', '']);
+  const width = Math.max(...rows.map((row) => row[0].length));
+  lines.push('Flags (precedence: flag > environment > config file > default):');
+  for (const [flag, help, env, def] of rows) {
+    lines.push(`  ${flag.padEnd(width)}  ${help}${env ? ` [env ${env}]` : ''}${def ? ` (default: ${def})` : ''}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+import { resolveOptions } from '../config.js';
+import { isToolError } from '../errors.js';
+import { VERSION } from '../version.js';
+import { closest, helpText, parseCommand, type CommandSpec } from './args.js';
+
+const COMMANDS: Record<string, CommandSpec> = {
+  mcp: { name: 'mcp', usage: 'mcp [flags]', summary: 'MCP server over stdio (the default command): what an agent\'s MCP config starts.', common: true },
+  serve: {
+    name: 'serve',
+    usage: 'serve --port N [--host 127.0.0.1] [flags]',
+    summary: 'The same tools over MCP Streamable HTTP at /mcp. Each MCP session gets its own tab group in one owned browser.',
+    common: true,
+  },
+  run: {
+    name: 'run',
+    usage: 'run SCRIPT|- [flags]',
+    summary: 'Runs a YAML/JSON script of tool calls in order and prints one JSON line per step. Exit 0 all passed, 1 a step failed, 2 the script does not parse.',
+    common: true,
+  },
+  doctor: {
+    name: 'doctor',
+    usage: 'doctor [--json] [flags]',
+    summary: 'Says which Firefox is used, its version, the profile and whether it is locked.',
+    common: true,
+    extra: [{ flag: 'json', kind: 'boolean', help: 'Print the report as JSON', defaultText: 'false' }],
+  },
+};
+
+function mainHelp(): string {
+  return [
+    `firefox-use ${VERSION}: a headless Firefox, owned and driven over WebDriver BiDi, served to agents over MCP.`,
+    '',
+    'Usage: firefox-use [command] [flags]',
+    '',
+    'Commands:',
+    ...Object.values(COMMANDS).map((spec) => `  ${spec.name.padEnd(8)} ${spec.summary}`),
+    '',
+    'firefox-use <command> --help lists every flag with its environment variable and default.',
+    'firefox-use --version prints the version.',
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv[0] === '--version' || argv[0] === '-v') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    process.stdout.write(mainHelp() + '\n');
+    return 0;
+  }
+  const named = argv[0] && !argv[0].startsWith('-') ? argv[0] : undefined;
+  const commandName = named ?? 'mcp';
+  const spec = COMMANDS[commandName];
+  if (!spec) {
+    const suggestion = closest(commandName, Object.keys(COMMANDS));
+    process.stderr.write(`firefox-use: unknown command "${commandName}".${suggestion ? ` Did you mean "${suggestion}"?` : ''}\n${mainHelp()}\n`);
+    return 2;
+  }
+  const parsed = parseCommand(spec, named ? argv.slice(1) : argv);
+  if (parsed.flags['help']) {
+    process.stdout.write(helpText(spec) + '\n');
+    return 0;
+  }
+  const options = resolveOptions(parsed.flags);
+  switch (commandName) {
+    case 'mcp': {
+      const { runStdio } = await import('./mcp.js');
+      await runStdio(options);
+      return -1;
+    }
+    case 'serve': {
+      const { runServe } = await import('./serve.js');
+      await runServe(options);
+      return -1;
+    }
+    case 'run': {
+      const script = parsed.positionals[0];
+      if (!script) {
+        process.stderr.write('firefox-use run: name a SCRIPT file (or - for stdin).\n');
+        return 2;
+      }
+      const { runScriptCommand } = await import('./run.js');
+      return runScriptCommand(script, options);
+    }
+    case 'doctor': {
+      const { doctor, printDoctor } = await import('./doctor.js');
+      const report = doctor(options);
+      printDoctor(report, Boolean(parsed.flags['json']));
+      return report.ok ? 0 : 1;
+    }
+  }
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // -1: a server that keeps running until a signal or its client goes away.
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    if (isToolError(error)) process.stderr.write(`firefox-use: ${error.code}: ${error.message}\n`);
+    else process.stderr.write(`firefox-use: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(isToolError(error, 'invalid_arguments') ? 2 : 1);
+  },
+);

@@ -1,0 +1,121 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { BrowserManager } from '../browser/manager.js';
+import type { ServerOptions } from '../config.js';
+import { ToolError } from '../errors.js';
+import { createMcpServer } from '../mcp/server.js';
+import { Session } from '../mcp/session.js';
+import { onShutdown } from './lifecycle.js';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+interface Live {
+  transport: StreamableHTTPServerTransport;
+  session: Session;
+}
+
+function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+function hostOf(header: string | undefined): string | null {
+  if (!header) return null;
+  try {
+    return new URL(`http://${header}`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+function send(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 8 * 1024 * 1024) throw new Error('request body over 8 MiB');
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** `firefox-use serve`: MCP over Streamable HTTP at /mcp, each MCP session with its own tab group in one browser. */
+export async function runServe(options: ServerOptions): Promise<void> {
+  const port = options.port ?? 8931;
+  const loopbackBind = isLoopbackHost(options.host);
+  if (!loopbackBind && !options.token) {
+    throw new ToolError('invalid_arguments', `--host ${options.host} is not loopback: set --token (or FIREFOX_USE_TOKEN) so only your clients can drive the browser.`, {
+      field: 'token',
+    });
+  }
+  const manager = new BrowserManager(options);
+  const live = new Map<string, Live>();
+  const expectedToken = options.token ? Buffer.from(`Bearer ${options.token}`) : null;
+
+  const authorized = (req: IncomingMessage): string | null => {
+    const host = hostOf(req.headers.host);
+    // DNS rebinding: a page on another name must not reach a loopback server through the victim's browser.
+    if (loopbackBind && (!host || !isLoopbackHost(host))) return `Host header "${req.headers.host}" is not allowed.`;
+    const origin = req.headers.origin;
+    if (origin) {
+      const originHost = hostOf(origin.replace(/^[a-z]+:\/\//i, ''));
+      if (!originHost || (loopbackBind && !isLoopbackHost(originHost))) return `Origin "${origin}" is not allowed.`;
+    }
+    if (expectedToken) {
+      const given = Buffer.from(req.headers.authorization ?? '');
+      if (given.length !== expectedToken.length || !timingSafeEqual(given, expectedToken)) return 'Missing or wrong bearer token.';
+    }
+    return null;
+  };
+
+  const http = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (url.pathname !== '/mcp') return send(res, 404, 'Not found: the MCP endpoint is /mcp.');
+      const refusal = authorized(req);
+      if (refusal) return send(res, 403, refusal);
+      const sessionId = req.headers['mcp-session-id'];
+      const body = req.method === 'POST' ? await readBody(req) : undefined;
+      const existing = typeof sessionId === 'string' ? live.get(sessionId) : undefined;
+      if (existing) return existing.transport.handleRequest(req, res, body);
+      if (sessionId) return send(res, 404, 'Unknown or ended MCP session; initialize a new one.');
+      if (req.method !== 'POST' || !isInitializeRequest(body)) return send(res, 400, 'No MCP session: send an initialize request first.');
+      const session = new Session(manager);
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          live.set(id, { transport, session });
+        },
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) live.delete(transport.sessionId);
+        void session.close();
+      };
+      const server = createMcpServer(session, options);
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    })().catch((error: unknown) => {
+      if (!res.headersSent) send(res, 400, (error as Error).message);
+    });
+  });
+
+  onShutdown(async () => {
+    http.close();
+    await Promise.all([...live.values()].map(({ transport }) => transport.close().catch(() => undefined)));
+    await manager.close();
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(port, options.host, () => resolve());
+  });
+  const address = http.address();
+  const boundPort = typeof address === 'object' && address ? address.port : port;
+  process.stderr.write(`firefox-use: MCP over Streamable HTTP at http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${boundPort}/mcp\n`);
+  manager.get().catch((error: unknown) => process.stderr.write(`firefox-use: Firefox is not ready: ${(error as Error).message}\n`));
+}

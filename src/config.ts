@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ToolError } from './errors.js';
+import { profilesRoot } from './browser/profile.js';
+
+export interface ServerOptions {
+  profile: string;
+  isolated: boolean;
+  headed: boolean;
+  firefox?: string;
+  viewport: { width: number; height: number };
+  outputDir: string;
+  allowedOrigins: string[];
+  blockedOrigins: string[];
+  timeoutAction: number;
+  timeoutNavigation: number;
+  allowJavascript: boolean;
+  uploadRoots: string[];
+  port?: number;
+  host: string;
+  token?: string;
+}
+
+type Kind = 'string' | 'boolean' | 'number' | 'list' | 'viewport';
+
+export interface FlagSpec {
+  flag: string;
+  key: keyof ServerOptions;
+  kind: Kind;
+  help: string;
+  defaultText: string;
+}
+
+/** Every common flag: each is also FIREFOX_USE_<FLAG> in the environment and a key of the --config file. */
+export const FLAGS: FlagSpec[] = [
+  { flag: 'profile', key: 'profile', kind: 'string', help: 'Profile NAME (under the data dir) or PATH', defaultText: 'default' },
+  { flag: 'isolated', key: 'isolated', kind: 'boolean', help: 'Throwaway profile, deleted on exit', defaultText: 'false' },
+  { flag: 'headed', key: 'headed', kind: 'boolean', help: 'Show the Firefox window (headless otherwise)', defaultText: 'false' },
+  { flag: 'firefox', key: 'firefox', kind: 'string', help: 'Firefox binary (else FIREFOX_BIN, else PATH)', defaultText: 'auto' },
+  { flag: 'viewport', key: 'viewport', kind: 'viewport', help: 'Viewport WxH in CSS pixels', defaultText: '1280x800' },
+  { flag: 'output-dir', key: 'outputDir', kind: 'string', help: 'Where downloads and saved screenshots go', defaultText: './firefox-use-output' },
+  { flag: 'allowed-origins', key: 'allowedOrigins', kind: 'list', help: 'Only these origins may load (comma-separated)', defaultText: 'all' },
+  { flag: 'blocked-origins', key: 'blockedOrigins', kind: 'list', help: 'These origins never load (comma-separated)', defaultText: 'none' },
+  { flag: 'timeout-action', key: 'timeoutAction', kind: 'number', help: 'Milliseconds an action may take', defaultText: '10000' },
+  { flag: 'timeout-navigation', key: 'timeoutNavigation', kind: 'number', help: 'Milliseconds a navigation may take', defaultText: '30000' },
+  { flag: 'allow-javascript', key: 'allowJavascript', kind: 'boolean', help: 'List javascript_tool', defaultText: 'false' },
+  { flag: 'upload-root', key: 'uploadRoots', kind: 'list', help: 'Directories file_upload may read from', defaultText: 'output dir and cwd' },
+  { flag: 'port', key: 'port', kind: 'number', help: 'serve: TCP port', defaultText: '8931' },
+  { flag: 'host', key: 'host', kind: 'string', help: 'serve: address to bind', defaultText: '127.0.0.1' },
+  { flag: 'token', key: 'token', kind: 'string', help: 'serve: bearer token clients must send', defaultText: 'none' },
+];
+
+export function defaultOptions(): ServerOptions {
+  const outputDir = resolve('firefox-use-output');
+  return {
+    profile: 'default',
+    isolated: false,
+    headed: false,
+    viewport: { width: 1280, height: 800 },
+    outputDir,
+    allowedOrigins: [],
+    blockedOrigins: [],
+    timeoutAction: 10_000,
+    timeoutNavigation: 30_000,
+    allowJavascript: false,
+    uploadRoots: [],
+    host: '127.0.0.1',
+  };
+}
+
+export function envName(flag: string): string {
+  return `FIREFOX_USE_${flag.toUpperCase().replace(/-/g, '_')}`;
+}
+
+function convert(spec: FlagSpec, raw: unknown, where: string): unknown {
+  const bad = (expected: string) =>
+    new ToolError('invalid_arguments', `${where}: expected ${expected}, got ${JSON.stringify(raw)}`, { field: spec.flag });
+  switch (spec.kind) {
+    case 'boolean':
+      if (typeof raw === 'boolean') return raw;
+      if (raw === 'true' || raw === '1' || raw === '') return true;
+      if (raw === 'false' || raw === '0') return false;
+      throw bad('true or false');
+    case 'number': {
+      const value = typeof raw === 'number' ? raw : Number(raw);
+      if (!Number.isInteger(value) || value <= 0) throw bad('a positive whole number');
+      return value;
+    }
+    case 'list':
+      if (Array.isArray(raw)) return raw.map(String);
+      if (typeof raw === 'string') return raw.split(',').map((part) => part.trim()).filter(Boolean);
+      throw bad('a comma-separated list');
+    case 'viewport': {
+      const match = /^(\d{2,5})x(\d{2,5})$/.exec(String(raw));
+      if (!match) throw bad('WIDTHxHEIGHT such as 1280x800');
+      return { width: Number(match[1]), height: Number(match[2]) };
+    }
+    default:
+      if (typeof raw !== 'string' || raw === '') throw bad('a non-empty string');
+      return raw;
+  }
+}
+
+/** Layers options: defaults < config file < environment < flags. */
+export function resolveOptions(flags: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): ServerOptions {
+  const options = defaultOptions() as unknown as Record<string, unknown>;
+  const configPath = (flags['config'] as string | undefined) ?? env['FIREFOX_USE_CONFIG'];
+  const layers: Array<[string, (spec: FlagSpec) => unknown]> = [];
+  if (configPath) {
+    let config: Record<string, unknown>;
+    try {
+      config = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
+    } catch (error) {
+      throw new ToolError('invalid_arguments', `--config ${configPath}: ${(error as Error).message}`, { field: 'config' });
+    }
+    const known = new Set(FLAGS.flatMap((spec) => [spec.flag, spec.key]));
+    for (const key of Object.keys(config)) {
+      if (!known.has(key)) throw new ToolError('invalid_arguments', `--config ${configPath}: unknown key "${key}"`, { field: key });
+    }
+    layers.push([`config ${configPath}`, (spec) => config[spec.key] ?? config[spec.flag]]);
+  }
+  layers.push(['environment', (spec) => env[envName(spec.flag)]]);
+  layers.push(['flag', (spec) => flags[spec.flag]]);
+  for (const [where, read] of layers) {
+    for (const spec of FLAGS) {
+      const raw = read(spec);
+      if (raw === undefined) continue;
+      options[spec.key] = convert(spec, raw, `${where} ${spec.flag}`);
+    }
+  }
+  const resolved = options as unknown as ServerOptions;
+  resolved.outputDir = resolve(resolved.outputDir);
+  if (resolved.uploadRoots.length === 0) resolved.uploadRoots = [resolved.outputDir, process.cwd()];
+  resolved.uploadRoots = resolved.uploadRoots.map((root) => resolve(root));
+  return resolved;
+}
+
+export function describeProfileLocation(options: ServerOptions): string {
+  return options.isolated ? 'a temporary directory (deleted on exit)' : join(profilesRoot(), options.profile);
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerOptions } from '../config.js';
+import { ToolError, isToolError } from '../errors.js';
+import { BidiError } from '../bidi/connection.js';
+import type { Tool, ToolContext, ToolResponse } from '../tools/tool.js';
+import { renderText } from './render.js';
+import type { Session } from './session.js';
+
+/** Turns a zod failure into one readable line naming each field and what it expected. */
+export function describeZodError(error: z.ZodError): { message: string; fields: string[] } {
+  const fields: string[] = [];
+  const parts = error.issues.slice(0, 5).map((issue) => {
+    const field = issue.path.length ? issue.path.join('.') : issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '(arguments)';
+    fields.push(field);
+    return `${field}: ${issue.message}`;
+  });
+  return { message: parts.join('; '), fields };
+}
+
+export function errorResult(error: unknown): CallToolResult {
+  const toolError = toToolError(error);
+  const payload = toolError.toJSON();
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${toolError.code}: ${toolError.message}` + renderDetails(toolError) }],
+    structuredContent: { error: payload },
+  };
+}
+
+function renderDetails(error: ToolError): string {
+  const details = Object.entries(error.details).filter(([key]) => key !== 'tabId');
+  if (details.length === 0) return '';
+  return '\n' + details.map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`).join('\n');
+}
+
+export function toToolError(error: unknown): ToolError {
+  if (isToolError(error)) return error;
+  if (error instanceof BidiError) return new ToolError('internal_error', `Firefox refused ${error.method}: ${error.error}: ${error.message}`);
+  const message = error instanceof Error ? error.message : String(error);
+  return new ToolError('internal_error', message);
+}
+
+export function successResult(response: ToolResponse<Record<string, unknown>>, notice: string | null): CallToolResult {
+  const text = response.text ?? renderText(response.structured);
+  const content: CallToolResult['content'] = [{ type: 'text', text: notice ? `${notice}\n${text}` : text }];
+  for (const image of response.images ?? []) content.push({ type: 'image', data: image.data.toString('base64'), mimeType: image.mimeType });
+  return { content, structuredContent: notice ? { ...response.structured, notice } : response.structured };
+}
+
+/** Validates, resolves the tab inside the caller's group, runs the handler, and codes every failure. */
+export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, options: ServerOptions): Promise<CallToolResult> {
+  const parsed = tool.input.safeParse(rawArgs ?? {});
+  if (!parsed.success) {
+    const { message, fields } = describeZodError(parsed.error);
+    return errorResult(new ToolError('invalid_arguments', message, { fields }));
+  }
+  const args = parsed.data as Record<string, unknown>;
+  const context: ToolContext = { session, options, browser: () => session.browser() };
+  try {
+    if (tool.scope === 'session') {
+      const response = await tool.handler(context, args);
+      return successResult(response as ToolResponse<Record<string, unknown>>, session.takeLostTabsNotice());
+    }
+    const browser = await session.browser();
+    const notice = session.takeLostTabsNotice();
+    const tab = session.resolveTab(browser, args['tabId'] as number);
+    session.activeTabId = tab.id;
+    const response = await tab.serialize(async () => {
+      if (tool.worksWithDialog) {
+        if (tab.isClosed) tab.assertUsable();
+      } else {
+        tab.assertUsable();
+      }
+      return tool.handler({ ...context, tab, browserNow: browser }, args);
+    });
+    return successResult(response as ToolResponse<Record<string, unknown>>, notice);
+  } catch (error) {
+    return errorResult(error);
+  }
+}

@@ -1,0 +1,77 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { ServerOptions } from '../config.js';
+import { ToolError } from '../errors.js';
+import { allTools } from '../tools/index.js';
+import type { Tool } from '../tools/tool.js';
+import { VERSION } from '../version.js';
+import { dispatch, errorResult } from './dispatch.js';
+import type { Session } from './session.js';
+
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+const errorSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    error: {
+      type: 'object',
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+      required: ['code', 'message'],
+    },
+  },
+  required: ['error'],
+};
+
+/** The tool list as MCP clients see it; output schemas also admit the `{error}` shape of coded failures. */
+export function describeTools(tools: Tool[]): McpTool[] {
+  return tools.map((tool) => {
+    const output = jsonSchema(tool.output, 'output');
+    return {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: jsonSchema(tool.input, 'input') as McpTool['inputSchema'],
+      outputSchema: { type: 'object', anyOf: [output, errorSchema] } as McpTool['outputSchema'],
+      annotations: { title: tool.title, ...tool.annotations },
+    };
+  });
+}
+
+export function enabledTools(options: ServerOptions): Tool[] {
+  return allTools.filter((tool) => !tool.enabled || tool.enabled(options));
+}
+
+/** One MCP server bound to one session (stdio has one; `serve` makes one per HTTP session). */
+export function createMcpServer(session: Session, options: ServerOptions): Server {
+  const tools = enabledTools(options);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const listed = describeTools(tools);
+  const server = new Server(
+    { name: 'firefox-use', version: VERSION },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        'A headless Firefox the server owns. Start with tabs_context_mcp (createIfEmpty: true) for a tab id, navigate, ' +
+        'then read_page or find for refs and act with computer using those refs. Screenshots are PNG at device pixel ratio 1.',
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      return errorResult(
+        new ToolError('invalid_arguments', `No tool named "${request.params.name}". Tools: ${tools.map((t) => t.name).join(', ')}.`, {
+          field: 'name',
+        }),
+      );
+    }
+    return dispatch(tool, request.params.arguments, session, options);
+  });
+  return server;
+}

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { Browser } from '../browser/browser.js';
+import type { BrowserManager } from '../browser/manager.js';
+import type { Tab } from '../browser/tab.js';
+import { ToolError } from '../errors.js';
+
+/**
+ * One MCP session and its tab group: the tabs it opened and the ones those tabs opened. It can see and touch
+ * nothing else in the shared browser.
+ */
+export class Session {
+  readonly id = randomUUID();
+  /** The tab this session used last: what `active` means in tabs_context_mcp and the default for scripts. */
+  activeTabId: number | null = null;
+  /** Every tab this group ever had, so a closed one is told apart from one that was never ours. */
+  private readonly known = new Map<number, Tab>();
+  private seenGeneration = 0;
+  private lostTabs: number[] = [];
+  private readonly unsubscribe: () => void;
+
+  constructor(readonly manager: BrowserManager) {
+    this.unsubscribe = manager.onLaunch((browser) => this.attach(browser));
+  }
+
+  private attach(browser: Browser): void {
+    browser.on('tabOpenedByPage', (tab) => {
+      if (tab.groupId === this.id) this.known.set(tab.id, tab);
+    });
+  }
+
+  /** The live browser; after a crash the first call relaunches it and learns which tabs were lost. */
+  async browser(): Promise<Browser> {
+    const browser = await this.manager.get();
+    if (this.seenGeneration !== this.manager.generation) {
+      if (this.seenGeneration !== 0) {
+        this.lostTabs = [...this.known.values()].filter((tab) => tab.closedReason === 'browser_crashed').map((tab) => tab.id);
+      }
+      this.seenGeneration = this.manager.generation;
+    }
+    return browser;
+  }
+
+  /** Tabs lost in a crash that this session has not been told about yet (told once). */
+  takeLostTabsNotice(): string | null {
+    if (this.lostTabs.length === 0) return null;
+    const ids = this.lostTabs.join(', ');
+    this.lostTabs = [];
+    return `Firefox had stopped and was restarted on the same profile; earlier tabs (${ids}) are gone.`;
+  }
+
+  remember(tab: Tab): void {
+    this.known.set(tab.id, tab);
+  }
+
+  /** The group's tab with this id, or a coded refusal that reveals nothing about other groups. */
+  resolveTab(browser: Browser, tabId: number): Tab {
+    const tab = browser.tab(tabId);
+    if (tab && tab.groupId === this.id) {
+      this.known.set(tab.id, tab);
+      return tab;
+    }
+    const ours = this.known.get(tabId);
+    if (ours) {
+      ours.assertUsable();
+      throw new ToolError('tab_closed', `Tab ${tabId} is gone.`, { tabId });
+    }
+    throw new ToolError('tab_not_in_group', `Tab ${tabId} is not in this session's tab group. Call tabs_context_mcp for the ids you can use.`, {
+      tabId,
+    });
+  }
+
+  tabs(browser: Browser): Tab[] {
+    const tabs = browser.tabsOfGroup(this.id);
+    for (const tab of tabs) this.known.set(tab.id, tab);
+    return tabs;
+  }
+
+  /** Closes the group's tabs (when the MCP session ends under `serve`). */
+  async close(): Promise<void> {
+    this.unsubscribe();
+    const browser = this.manager.live;
+    if (!browser) return;
+    await Promise.all(browser.tabsOfGroup(this.id).map((tab) => browser.closeTab(tab).catch(() => undefined)));
+  }
+}

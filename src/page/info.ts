@@ -1,0 +1,11 @@
+import type { PageInfo } from '../browser/page-types.js';
+
+export function pageInfo(): PageInfo {
+  return {
+    url: location.href,
+    title: document.title,
+    readyState: document.readyState,
+    viewport: { width: window.innerWidth, height: window.innerHeight },
+    scroll: { x: Math.round(window.scrollX), y: Math.round(window.scrollY) },
+  };
+}

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { ToolError } from '../errors.js';
+import { saveImage } from '../browser/output.js';
+import { defineTool, tabIdField, type TabToolContext, type ToolResponse } from './tool.js';
+
+const point = z.tuple([z.number().finite(), z.number().finite()]);
+
+export const computerActions = [
+  'left_click',
+  'right_click',
+  'double_click',
+  'triple_click',
+  'hover',
+  'left_click_drag',
+  'scroll',
+  'type',
+  'key',
+  'wait',
+  'screenshot',
+  'zoom',
+  'scroll_to',
+] as const;
+
+export const computerInput = z.strictObject({
+  action: z
+    .enum(computerActions)
+    .describe(
+      'The one operation this call performs; the other fields are read according to it. left_click, right_click, double_click, ' +
+        'triple_click, hover: pointer at coordinate or ref. left_click_drag: press at start_coordinate (or where the pointer is), ' +
+        'release at coordinate/ref. scroll: scroll_amount wheel notches in scroll_direction over the point. type: text to the ' +
+        'focused element (ref: click it first). key: keys or chords in text, repeat times. wait: duration seconds. screenshot: ' +
+        'the viewport as PNG. zoom: region at full resolution. scroll_to: bring ref into view.',
+    ),
+  tabId: tabIdField,
+  coordinate: point
+    .optional()
+    .describe('[x, y] in viewport CSS pixels from the top-left, taken from your latest screenshot (device pixel ratio 1). Target of pointer actions; end of a drag.'),
+  ref: z
+    .string()
+    .regex(/^ref_\d+$/, 'must look like "ref_12"')
+    .optional()
+    .describe('Element ref from read_page or find ("ref_12"), the sturdier aim: looked up, scrolled into view and hit-tested when the call runs. Required by scroll_to; with type, the field to click first.'),
+  text: z
+    .string()
+    .max(100_000)
+    .optional()
+    .describe('type: the literal text (a newline presses Enter). key: keys or chords separated by spaces, e.g. "Enter", "ctrl+a", "ArrowDown ArrowDown Enter".'),
+  region: z
+    .tuple([z.number().finite(), z.number().finite(), z.number().finite(), z.number().finite()])
+    .optional()
+    .describe('zoom: [x0, y0, x1, y1] in viewport pixels, x1 > x0 and y1 > y0, inside the viewport.'),
+  repeat: z.number().int().min(1).max(100).optional().describe('key: how many times to replay the whole sequence (1-100, default 1).'),
+  duration: z.number().finite().min(0).max(10).optional().describe('wait: seconds to wait, 0-10.'),
+  modifiers: z
+    .string()
+    .regex(/^(ctrl|shift|alt|cmd|meta|win|windows)(\+(ctrl|shift|alt|cmd|meta|win|windows))*$/i, 'must be ctrl, shift, alt, cmd/meta or win/windows, joined with "+"')
+    .optional()
+    .describe('Keys held during a click, hover or drag: ctrl, shift, alt, cmd (meta), win (windows), joined with "+", e.g. "ctrl+shift".'),
+  save_to_disk: z.boolean().optional().describe('screenshot / zoom: also write the PNG into the output dir and give its path.'),
+  scroll_amount: z.number().int().min(1).max(10).optional().describe('scroll: wheel notches of about 100 px, 1-10 (default 3).'),
+  scroll_direction: z.enum(['up', 'down', 'left', 'right']).optional().describe('scroll: which way the wheel turns (required by scroll).'),
+  start_coordinate: point.optional().describe('left_click_drag: where the button goes down; the pointer\'s last position when left out.'),
+  scale: z.number().min(1).max(4).optional().describe('zoom: render the region at this device pixel ratio (1-4) so fine print is legible.'),
+});
+
+export type ComputerArgs = z.infer<typeof computerInput>;
+
+export const computerOutput = z.object({
+  action: z.string(),
+  ok: z.boolean(),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  savedTo: z.string().optional(),
+  target: z.object({ ref: z.string().optional(), role: z.string().optional(), name: z.string().optional() }).optional(),
+  delivered: z.boolean().optional(),
+  url: z.string().optional(),
+  title: z.string().optional(),
+  delta: z.string().optional(),
+  scrolled: z.object({ x: z.number(), y: z.number() }).optional(),
+  note: z.string().optional(),
+});
+
+export type ComputerResult = z.infer<typeof computerOutput>;
+
+export type ActionHandler = (context: TabToolContext, args: ComputerArgs) => Promise<ToolResponse<ComputerResult>>;
+
+async function screenshot(context: TabToolContext, args: ComputerArgs): Promise<ToolResponse<ComputerResult>> {
+  const png = await context.tab.screenshot();
+  const { width, height } = context.tab.viewport;
+  const result: ComputerResult = { action: 'screenshot', ok: true, width, height };
+  if (args.save_to_disk) result.savedTo = await saveImage(context.options.outputDir, `tab${context.tab.id}-screenshot`, png);
+  const text = `Screenshot of tab ${context.tab.id}, ${width}x${height} at device pixel ratio 1.${result.savedTo ? ` Saved to ${result.savedTo}` : ''}`;
+  return { structured: result, text, images: [{ data: png, mimeType: 'image/png' }] };
+}
+
+/** Action implementations; the computer issue's modules register the rest here. */
+export const actionHandlers: Partial<Record<ComputerArgs['action'], ActionHandler>> = { screenshot };
+
+export const computerTool = defineTool({
+  name: 'computer',
+  title: 'Computer (pointer, keyboard, screenshots)',
+  description:
+    'Drives one Firefox tab with real (trusted) pointer, wheel and keyboard input and captures what it looks like: one action per call. ' +
+    'Aim with ref (from read_page or find; preferred: resolved, scrolled into view and hit-tested at call time, and refused rather than ' +
+    'mis-clicked if hidden, removed or covered) or with coordinate from your latest screenshot. Actions report whether the events ' +
+    'reached the target and what changed on the page. A native dialog blocks the tab until firefox_dialog handles it.',
+  scope: 'tab',
+  input: computerInput,
+  output: computerOutput,
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+  async handler(context, args) {
+    const handler = actionHandlers[args.action];
+    if (!handler) throw new ToolError('invalid_arguments', `action: "${args.action}" is not available in this build.`, { field: 'action' });
+    return handler(context, args);
+  },
+});

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
+import { defineTool, tabIdField } from './tool.js';
+
+export const navigateTool = defineTool({
+  name: 'navigate',
+  title: 'Navigate',
+  description:
+    'Loads a URL in the tab and waits until it has loaded (redirects and same-page #hash changes count as arrived), or goes ' +
+    '"back" / "forward" in its history. Returns the final URL and title and a snapshot of the new page with refs, so no ' +
+    'separate read_page is needed. A URL without a scheme gets https:// (http:// for localhost). A dialog raised while ' +
+    'loading or leaving ends the call at once with dialog_open.',
+  scope: 'tab',
+  input: z.strictObject({
+    tabId: tabIdField,
+    url: navigationTargetSchema.describe('The URL to load, or "back" / "forward".'),
+  }),
+  output: z.object({
+    url: z.string(),
+    title: z.string(),
+    snapshot: z.string().optional(),
+    truncated: z.boolean().optional(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+  async handler(context, args) {
+    const arrived = await navigateTab(context.tab, args.url, context.options);
+    return { structured: arrived };
+  },
+});

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import type { Browser } from '../browser/browser.js';
+import type { Tab } from '../browser/tab.js';
+import type { PageInfo } from '../browser/page-types.js';
+
+export const tabInfoSchema = z.object({
+  tabId: z.number(),
+  url: z.string(),
+  title: z.string(),
+  active: z.boolean(),
+  dialog: z.object({ type: z.string(), message: z.string(), defaultValue: z.string().optional() }).optional(),
+});
+
+export type TabInfo = z.infer<typeof tabInfoSchema>;
+
+/** URL from the browser (answers even when the page is frozen), title from the page with a short deadline. */
+export async function describeTab(browser: Browser, tab: Tab, activeTabId: number | null): Promise<TabInfo> {
+  const tree = await browser.bidi.send('browsingContext.getTree', { root: tab.context, maxDepth: 0 }, { timeout: 2_000 }).catch(() => null);
+  const url = tree?.contexts[0]?.url ?? '';
+  let title = '';
+  if (!tab.dialog) {
+    const info = await tab.callPage<PageInfo>('pageInfo', {}, { timeout: 1_000 }).catch(() => null);
+    title = info?.title ?? '';
+  }
+  const info: TabInfo = { tabId: tab.id, url, title, active: tab.id === activeTabId };
+  if (tab.dialog) {
+    info.dialog = { type: tab.dialog.type, message: tab.dialog.message, ...(tab.dialog.defaultValue !== undefined ? { defaultValue: tab.dialog.defaultValue } : {}) };
+  }
+  return info;
+}

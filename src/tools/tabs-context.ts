@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { describeTab, tabInfoSchema } from './tab-info.js';
+import { defineTool } from './tool.js';
+
+export const tabsContextTool = defineTool({
+  name: 'tabs_context_mcp',
+  title: 'List tabs',
+  description:
+    "Lists the tabs of this session's tab group (the tabs it opened and the popups they opened), with each tab's id, URL, title, " +
+    'whether it is the active one, and an open dialog if a page is waiting on one. Call it first: every other tool needs a tabId from ' +
+    'here. With createIfEmpty: true an empty group gets a fresh blank tab, so the answer always has one to use.',
+  scope: 'session',
+  input: z.strictObject({
+    createIfEmpty: z.boolean().optional().describe('Open a new blank tab when the group has none (default false).'),
+  }),
+  output: z.object({ tabs: z.array(tabInfoSchema), activeTabId: z.number().nullable() }),
+  annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+  async handler(context, args) {
+    const browser = await context.browser();
+    let tabs = context.session.tabs(browser);
+    if (tabs.length === 0 && args.createIfEmpty) {
+      const tab = await browser.createTab(context.session.id);
+      context.session.remember(tab);
+      context.session.activeTabId = tab.id;
+      tabs = [tab];
+    }
+    const described = await Promise.all(tabs.map((tab) => describeTab(browser, tab, context.session.activeTabId)));
+    const activeTabId = described.find((tab) => tab.active)?.tabId ?? null;
+    const text = described.length
+      ? described.map((tab) => `tab ${tab.tabId}${tab.active ? ' (active)' : ''}: ${tab.title || '(untitled)'} — ${tab.url}${tab.dialog ? ` [dialog open: ${tab.dialog.type} "${tab.dialog.message}"]` : ''}`).join('\n')
+      : 'No tabs in this group. Call tabs_create_mcp, or tabs_context_mcp with createIfEmpty: true.';
+    return { structured: { tabs: described, activeTabId }, text };
+  },
+});

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
+import { describeTab, tabInfoSchema } from './tab-info.js';
+import { defineTool } from './tool.js';
+
+export const tabsCreateTool = defineTool({
+  name: 'tabs_create_mcp',
+  title: 'Open a tab',
+  description:
+    "Opens a new tab in this session's group, in the background, optionally loading `url` (waits for it to load). " +
+    'Returns the new tab id; pass it as tabId to the other tools.',
+  scope: 'session',
+  input: z.strictObject({
+    url: navigationTargetSchema.optional().describe('Page to load in the new tab; blank when left out.'),
+  }),
+  output: tabInfoSchema,
+  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+  async handler(context, args) {
+    const browser = await context.browser();
+    const tab = await browser.createTab(context.session.id);
+    context.session.remember(tab);
+    context.session.activeTabId = tab.id;
+    if (args.url) await tab.serialize(() => navigateTab(tab, args.url!, context.options));
+    const info = await describeTab(browser, tab, tab.id);
+    return { structured: info, text: `Opened tab ${info.tabId}: ${info.title || '(untitled)'} — ${info.url}` };
+  },
+});

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import type { Browser } from '../browser/browser.js';
+import type { Tab } from '../browser/tab.js';
+import type { ServerOptions } from '../config.js';
+import type { Session } from '../mcp/session.js';
+
+export interface ToolImage {
+  data: Buffer;
+  mimeType: 'image/png' | 'image/jpeg';
+}
+
+/** What a handler hands back; the dispatcher turns it into MCP content and structured output. */
+export interface ToolResponse<Out> {
+  structured: Out;
+  /** Text for the model; by default a compact rendering of `structured`. */
+  text?: string;
+  images?: ToolImage[];
+}
+
+export interface ToolContext {
+  session: Session;
+  options: ServerOptions;
+  /** The live browser, launched (or relaunched after a crash) on first use. */
+  browser(): Promise<Browser>;
+}
+
+export interface TabToolContext extends ToolContext {
+  tab: Tab;
+  browserNow: Browser;
+}
+
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+interface ToolBase<In extends z.ZodObject, Out extends z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  input: In;
+  output: Out;
+  annotations: ToolAnnotations;
+  /** Listed only when the server options allow it (e.g. javascript_tool behind --allow-javascript). */
+  enabled?: (options: ServerOptions) => boolean;
+}
+
+/** A tool that works on no particular tab (tab listing and creation). */
+export interface SessionTool<In extends z.ZodObject, Out extends z.ZodObject> extends ToolBase<In, Out> {
+  scope: 'session';
+  handler(context: ToolContext, args: z.infer<In>): Promise<ToolResponse<z.infer<Out>>>;
+}
+
+/**
+ * A tool on one tab: the dispatcher resolves `tabId` inside the caller's group, refuses a tab with an open
+ * dialog (unless `worksWithDialog`), and queues calls per tab, before the handler runs.
+ */
+export interface TabTool<In extends z.ZodObject, Out extends z.ZodObject> extends ToolBase<In, Out> {
+  scope: 'tab';
+  worksWithDialog?: boolean;
+  handler(context: TabToolContext, args: z.infer<In>): Promise<ToolResponse<z.infer<Out>>>;
+}
+
+export type Tool<In extends z.ZodObject = z.ZodObject, Out extends z.ZodObject = z.ZodObject> = SessionTool<In, Out> | TabTool<In, Out>;
+
+export function defineTool<In extends z.ZodObject, Out extends z.ZodObject>(tool: SessionTool<In, Out> | TabTool<In, Out>): Tool {
+  return tool as unknown as Tool;
+}
+
+export const tabIdField = z
+  .number()
+  .int()
+  .positive()
+  .describe('Tab to act on: an id from tabs_context_mcp or tabs_create_mcp, inside this session\'s tab group.');

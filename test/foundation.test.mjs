@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import sharp from 'sharp';
+import { startFixtureServer } from './helpers/fixtures.mjs';
+import { startServer, firstTab } from './helpers/mcp-client.mjs';
+
+describe('foundation: MCP over stdio with an owned Firefox', function () {
+  let fixtures;
+  let server;
+  before(async function () {
+    fixtures = await startFixtureServer();
+    server = await startServer();
+  });
+  after(async function () {
+    await server?.close();
+    await fixtures?.close();
+  });
+
+  it('lists the tools with their input and output schemas', async function () {
+    const { tools } = await server.client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).to.include.members(['tabs_context_mcp', 'tabs_create_mcp', 'tabs_close_mcp', 'navigate', 'computer']);
+    const computer = tools.find((t) => t.name === 'computer');
+    expect(computer.inputSchema.required).to.have.members(['action', 'tabId']);
+    expect(Object.keys(computer.inputSchema.properties)).to.include.members([
+      'action', 'tabId', 'coordinate', 'ref', 'text', 'region', 'repeat', 'duration', 'modifiers', 'save_to_disk', 'scroll_amount', 'scroll_direction', 'start_coordinate',
+    ]);
+    for (const tool of tools) expect(tool.outputSchema, tool.name).to.have.property('type', 'object');
+  });
+
+  it('opens a tab, navigates to a local page and takes a 1280x800 PNG screenshot', async function () {
+    const tabId = await firstTab(server);
+    const nav = await server.ok('navigate', { tabId, url: fixtures.url('/index.html') });
+    expect(nav.structuredContent.url).to.equal(fixtures.url('/index.html'));
+    expect(nav.structuredContent.title).to.equal('firefox-use fixture');
+    const shot = await server.ok('computer', { tabId, action: 'screenshot' });
+    const image = shot.content.find((c) => c.type === 'image');
+    expect(image.mimeType).to.equal('image/png');
+    const meta = await sharp(Buffer.from(image.data, 'base64')).metadata();
+    expect([meta.width, meta.height]).to.deep.equal([1280, 800]);
+    // The blue box is where the page put it: the picture shows the page, not a blank.
+    const { data } = await sharp(Buffer.from(image.data, 'base64')).extract({ left: 60, top: 200, width: 4, height: 4 }).raw().toBuffer({ resolveWithObject: true });
+    expect([data[0], data[1], data[2]]).to.deep.equal([0x2b, 0x6c, 0xb0]);
+  });
+});

@@ -1,0 +1,53 @@
+// Starts the real server (dist/cli/main.js) over stdio and talks to it with the MCP SDK client.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { trackPid } from './processes.mjs';
+
+export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+/** A connected client; `args` are extra CLI flags (default: an isolated profile). */
+export async function startServer({ args = ['--isolated'], env = {} } = {}) {
+  const outputDir = mkdtempSync(join(tmpdir(), 'fu-out-'));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', '--output-dir', outputDir, ...args],
+    env: { ...process.env, ...env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk) => (stderr += chunk));
+  const client = new Client({ name: 'firefox-use-tests', version: '0.0.0' });
+  await client.connect(transport);
+  if (transport.pid) trackPid(transport.pid);
+  const call = async (name, args = {}) => client.callTool({ name, arguments: args });
+  return {
+    client,
+    transport,
+    outputDir,
+    call,
+    /** Calls a tool and fails the test when it returns an error. */
+    async ok(name, args = {}) {
+      const result = await call(name, args);
+      if (result.isError) throw new Error(`${name} failed: ${result.content.map((c) => c.text).join('\n')}`);
+      return result;
+    },
+    text: (result) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n'),
+    get stderr() {
+      return stderr;
+    },
+    pid: () => transport.pid,
+    async close() {
+      await client.close().catch(() => undefined);
+    },
+  };
+}
+
+/** Opens a tab (createIfEmpty) and returns its id. */
+export async function firstTab(server) {
+  const result = await server.ok('tabs_context_mcp', { createIfEmpty: true });
+  return result.structuredContent.tabs[0].tabId;
+}
