@@ -4,6 +4,7 @@ import { BidiConnection, type EventName } from '../bidi/connection.js';
 import { ToolError } from '../errors.js';
 import { launchFirefox, type LaunchedFirefox, type LaunchOptions } from './launcher.js';
 import { SANDBOX, preloadDeclaration } from './page-script.js';
+import { RefRegistry } from './refs.js';
 import { Tab, type TabTimeouts } from './tab.js';
 
 export interface BrowserOptions extends LaunchOptions {
@@ -16,6 +17,12 @@ const SUBSCRIBED_EVENTS: [EventName, ...EventName[]] = [
   'browsingContext.contextDestroyed',
   'browsingContext.userPromptOpened',
   'browsingContext.userPromptClosed',
+  'log.entryAdded',
+  'network.beforeRequestSent',
+  'network.responseCompleted',
+  'network.fetchError',
+  'browsingContext.downloadWillBegin',
+  'browsingContext.downloadEnd',
 ];
 
 export interface ContextNode {
@@ -34,6 +41,8 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   private readonly tabsByContext = new Map<string, Tab>();
   readonly contexts = new Map<string, ContextNode>();
   private nextTabId = 1;
+  /** Element refs of every tab, in one namespace so a ref never names two things. */
+  readonly refs = new RefRegistry();
   private closing = false;
   crashed: Error | null = null;
 
