@@ -5,11 +5,16 @@ import { ToolError } from '../errors.js';
 import { launchFirefox, type LaunchedFirefox, type LaunchOptions } from './launcher.js';
 import { SANDBOX, preloadDeclaration } from './page-script.js';
 import { RefRegistry } from './refs.js';
+import { attachConsoleLog } from './console-log.js';
+import { attachDownloads } from './downloads.js';
+import { attachNetworkLog } from './network-log.js';
 import { Tab, type TabTimeouts } from './tab.js';
 
 export interface BrowserOptions extends LaunchOptions {
   viewport: { width: number; height: number };
   timeouts: TabTimeouts;
+  /** Where page-triggered downloads land. */
+  outputDir?: string;
 }
 
 const SUBSCRIBED_EVENTS: [EventName, ...EventName[]] = [
@@ -85,12 +90,17 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
       tab?.setDialog({ type: prompt.type, message: prompt.message, defaultValue: prompt.defaultValue, openedAt: Date.now() });
     });
     this.bidi.on('browsingContext.userPromptClosed', (prompt) => this.tabForContext(prompt.context)?.setDialog(null));
+    attachConsoleLog(this);
+    attachNetworkLog(this);
     this.bidi.onDisconnect((error) => this.onLost(error));
     this.firefox.process.once('exit', () => this.onLost(new ToolError('browser_crashed', 'Firefox exited.')));
 
     await Promise.all([
       this.bidi.send('session.subscribe', { events: SUBSCRIBED_EVENTS }),
       this.bidi.send('script.addPreloadScript', { functionDeclaration: preloadDeclaration(), sandbox: SANDBOX }),
+      this.options.outputDir
+        ? attachDownloads(this, this.options.outputDir).catch((error: Error) => process.stderr.write(`firefox-use: downloads stay with Firefox: ${error.message}\n`))
+        : undefined,
     ]);
     const tree = await this.bidi.send('browsingContext.getTree', {});
     for (const info of tree.contexts) this.recordTree(info, null);
