@@ -191,6 +191,11 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   }
 
   async screenshot(clip?: BrowsingContext.ClipRectangle): Promise<Buffer> {
+    return Buffer.from(await this.screenshotBase64(clip), 'base64');
+  }
+
+  /** The PNG as Firefox sends it (base64), for callers that pass it straight on. */
+  async screenshotBase64(clip?: BrowsingContext.ClipRectangle): Promise<string> {
     const result = await this.race(
       this.bidi.send(
         'browsingContext.captureScreenshot',
@@ -198,7 +203,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
         { timeout: this.timeouts.action },
       ),
     );
-    return Buffer.from(result.data, 'base64');
+    return result.data;
   }
 
   async setViewport(width: number, height: number, devicePixelRatio = 1): Promise<void> {
