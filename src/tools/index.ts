@@ -1,4 +1,5 @@
 import { computerTool } from './computer.js';
+import { dialogTool } from './dialog.js';
 import { findTool } from './find.js';
 import { navigateTool } from './navigate.js';
 import { readPageTool } from './read-page.js';
@@ -8,4 +9,4 @@ import { tabsCreateTool } from './tabs-create.js';
 import type { Tool } from './tool.js';
 
 /** Every tool, in the order clients list them. */
-export const allTools: Tool[] = [tabsContextTool, tabsCreateTool, tabsCloseTool, navigateTool, computerTool, readPageTool, findTool];
+export const allTools: Tool[] = [tabsContextTool, tabsCreateTool, tabsCloseTool, navigateTool, computerTool, dialogTool, readPageTool, findTool];
