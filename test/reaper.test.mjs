@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { CLI } from './helpers/mcp-client.mjs';
 import { alive, firefoxPids, waitFor } from './helpers/processes.mjs';
 
