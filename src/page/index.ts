@@ -26,7 +26,7 @@ function call(op: string, argsJson: string, nodes: Node[] = []): string | Promis
   if (!fn) return fail(new PageError('internal_error', `unknown page operation ${op}`));
   try {
     const result = fn(JSON.parse(argsJson) as never, nodes);
-    if (result instanceof Promise) return result.then((value) => JSON.stringify({ ok: true, value }), fail);
+    if (result instanceof Promise) return result.then((value: unknown) => JSON.stringify({ ok: true, value }), fail);
     return JSON.stringify({ ok: true, value: result });
   } catch (error) {
     return fail(error);

@@ -52,7 +52,7 @@ interface Chosen {
 async function chooseInput(context: TabToolContext, ref: string | undefined): Promise<Chosen> {
   const { tab, browserNow } = context;
   if (ref) {
-    const target = refTarget(context, ref);
+    const target = await refTarget(context, ref);
     const info = await tab.callPage<FileInputInfo>('fileInput', { docId: target.docId, localId: target.localId }, { context: target.frameContext });
     return { ref, frameContext: target.frameContext, info };
   }

@@ -33,7 +33,7 @@ export const formInputTool = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler(context, args) {
-    const target = refTarget(context, args.ref);
+    const target = await refTarget(context, args.ref);
     const field = await context.tab.callPage<FieldResult>(
       'setFieldValue',
       { docId: target.docId, localId: target.localId, value: args.value },
