@@ -11,8 +11,6 @@ export interface ConsoleEntry {
   text: string;
   /** Where it came from (script URL and line), when Firefox says. */
   source?: string;
-  /** The document's URL when it was logged. */
-  url?: string;
   timestamp: number;
 }
 
@@ -39,11 +37,11 @@ export function attachConsoleLog(browser: Browser): void {
     if (!context) return; // workers and other realms without a window
     const tab = browser.tabForContext(context);
     if (!tab) return;
-    consoleOf(tab).push(toEntry(entry, browser.contexts.get(context)?.url));
+    consoleOf(tab).push(toEntry(entry));
   });
 }
 
-function toEntry(entry: Log.Entry, url: string | undefined): ConsoleEntry {
+function toEntry(entry: Log.Entry): ConsoleEntry {
   let text = entry.text ?? '';
   if (text.length > MAX_TEXT) text = `${text.slice(0, MAX_TEXT)}… (${text.length} chars)`;
   const frame = entry.stackTrace?.callFrames[0];
@@ -54,6 +52,5 @@ function toEntry(entry: Log.Entry, url: string | undefined): ConsoleEntry {
     timestamp: entry.timestamp,
   };
   if (frame?.url) result.source = `${frame.url}:${frame.lineNumber + 1}`;
-  if (url) result.url = url;
   return result;
 }

@@ -8,7 +8,6 @@ const entrySchema = z.object({
   kind: z.string(),
   text: z.string(),
   source: z.string().optional(),
-  url: z.string().optional(),
   timestamp: z.number(),
 });
 

@@ -7,6 +7,11 @@ import { ToolError } from '../errors.js';
 import { defineTool, tabIdField, type TabToolContext } from './tool.js';
 
 const MAX_TEXT = 20_000;
+/**
+ * Code that may start a navigation (and so a download) a moment after it returns. Only such code pays for the
+ * short wait that catches it; a download started otherwise still lands in the output dir, unreported here.
+ */
+const MAY_NAVIGATE = /click|submit|location|href|open\(|download|navigat|assign|replace|reload|dispatchEvent/i;
 
 async function evaluate(context: TabToolContext, expression: string): Promise<Script.EvaluateResult> {
   const { tab } = context;
@@ -76,7 +81,10 @@ export const javascriptTool = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   async handler(context, args) {
-    const { result: outcome, downloads } = await downloadsDuring(context.tab, () => run(context, args.text), { settleMs: 150, navigationWaitMs: 3_000 });
+    const { result: outcome, downloads } = await downloadsDuring(context.tab, () => run(context, args.text), {
+      settleMs: MAY_NAVIGATE.test(args.text) ? 150 : 0,
+      navigationWaitMs: 3_000,
+    });
     if (outcome.type === 'exception') {
       const details = outcome.exceptionDetails;
       const where = details.lineNumber !== undefined ? ` (line ${details.lineNumber + 1}, column ${details.columnNumber + 1})` : '';

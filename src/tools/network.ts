@@ -26,7 +26,9 @@ function size(bytes: number | undefined): string {
 function line(entry: NetworkEntry): string {
   const status = entry.error ? `failed (${entry.error})` : entry.status !== undefined ? String(entry.status) : 'pending';
   const extras = [entry.type, size(entry.size), entry.fromCache ? 'cache' : '', entry.durationMs !== undefined ? `${entry.durationMs}ms` : ''].filter(Boolean);
-  return `${entry.method} ${status} ${entry.url}  [${extras.join(' ')}]`;
+  // A data: URL is mostly payload; its head says enough in the text (the structured entry keeps more).
+  const url = entry.url.startsWith('data:') ? `${entry.url.slice(0, 40)}…` : entry.url;
+  return `${entry.method} ${status} ${url}  [${extras.join(' ')}]`;
 }
 
 export const readNetworkTool = defineTool({
