@@ -1,4 +1,5 @@
 import { computerTool } from './computer.js';
+import { testRefTool, testTextTool } from './computer/test-ref.js';
 import { navigateTool } from './navigate.js';
 import { tabsCloseTool } from './tabs-close.js';
 import { tabsContextTool } from './tabs-context.js';
@@ -6,4 +7,4 @@ import { tabsCreateTool } from './tabs-create.js';
 import type { Tool } from './tool.js';
 
 /** Every tool, in the order clients list them. */
-export const allTools: Tool[] = [tabsContextTool, tabsCreateTool, tabsCloseTool, navigateTool, computerTool];
+export const allTools: Tool[] = [tabsContextTool, tabsCreateTool, tabsCloseTool, navigateTool, computerTool, testRefTool, testTextTool];
