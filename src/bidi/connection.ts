@@ -48,6 +48,7 @@ export class BidiConnection {
 
   private constructor(private readonly socket: WebSocket) {
     this.events.setMaxListeners(0);
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- ws hands text frames over as one Buffer
     socket.on('message', (data) => this.onMessage(data.toString()));
     socket.on('close', () => this.onClose(new ToolError('browser_crashed', 'The connection to Firefox was lost.')));
     socket.on('error', (error) => this.onClose(new ToolError('browser_crashed', `The connection to Firefox failed: ${error.message}`)));
@@ -113,7 +114,7 @@ export class BidiConnection {
   private onMessage(text: string): void {
     let message: { id?: number; type?: string; method?: string; params?: unknown; result?: unknown; error?: string; message?: string };
     try {
-      message = JSON.parse(text);
+      message = JSON.parse(text) as typeof message;
     } catch {
       return;
     }

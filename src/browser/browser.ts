@@ -1,11 +1,12 @@
 import { EventEmitter } from 'node:events';
 import type { BrowsingContext } from 'webdriver-bidi-protocol';
 import { BidiConnection, type EventName } from '../bidi/connection.js';
-import { ToolError } from '../errors.js';
+import { ToolError, isToolError } from '../errors.js';
 import { launchFirefox, type LaunchedFirefox, type LaunchOptions } from './launcher.js';
 import { SANDBOX, preloadDeclaration } from './page-script.js';
+import { tabBrowsers } from './frames.js';
 import { RefRegistry } from './refs.js';
-import { Tab, type TabTimeouts } from './tab.js';
+import { Tab, translateBidiError, type TabTimeouts } from './tab.js';
 
 export interface BrowserOptions extends LaunchOptions {
   viewport: { width: number; height: number };
@@ -82,7 +83,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     this.bidi.on('browsingContext.contextDestroyed', (info) => this.onContextDestroyed(info));
     this.bidi.on('browsingContext.userPromptOpened', (prompt) => {
       const tab = this.tabForContext(prompt.context);
-      tab?.setDialog({ type: prompt.type, message: prompt.message, defaultValue: prompt.defaultValue, openedAt: Date.now() });
+      tab?.setDialog({ type: prompt.type, message: prompt.message, defaultValue: prompt.defaultValue, openedAt: Date.now(), context: prompt.context });
     });
     this.bidi.on('browsingContext.userPromptClosed', (prompt) => this.tabForContext(prompt.context)?.setDialog(null));
     this.bidi.onDisconnect((error) => this.onLost(error));
@@ -124,7 +125,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     }
     const tab = this.tabsByContext.get(info.context);
     if (tab) {
-      tab.markClosed('closed_by_page');
+      tab.markClosed(tab.closeRequested ? 'closed_by_tool' : 'closed_by_page');
       this.forget(tab);
     }
   }
@@ -162,6 +163,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     const tab = new Tab(this.nextTabId++, context, this.bidi, this.options.timeouts, this.options.viewport, groupId);
     this.tabsById.set(tab.id, tab);
     this.tabsByContext.set(context, tab);
+    tabBrowsers.set(tab, this);
     // Popups get the same viewport as tabs the server opened.
     void this.bidi
       .send('browsingContext.setViewport', { context, viewport: this.options.viewport, devicePixelRatio: 1 })
@@ -188,10 +190,31 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     return tab;
   }
 
-  async closeTab(tab: Tab, promptUnload = false): Promise<void> {
-    await tab.race(this.bidi.send('browsingContext.close', { context: tab.context, promptUnload }, { timeout: this.options.timeouts.action, write: true }));
+  /**
+   * Closes a tab. With `promptUnload` the page's beforeunload handler runs: if it asks to stay, the call fails with
+   * dialog_open and the tab closes only once firefox_dialog accepts (dismiss keeps it open).
+   */
+  async closeTab(tab: Tab, promptUnload = false): Promise<boolean> {
+    // A dialog already open would answer nothing useful: close the tab with it.
+    const prompt = promptUnload && !tab.dialog;
+    tab.closeRequested = prompt;
+    const closed = this.bidi.send('browsingContext.close', { context: tab.context, promptUnload: prompt }, { timeout: this.options.timeouts.action, write: true });
+    try {
+      await (prompt ? tab.race(closed) : closed.catch((error: unknown) => Promise.reject(translateBidiError(error, tab.id))));
+    } catch (error) {
+      // The race ends as soon as the context is destroyed, which is the success we wanted.
+      if (tab.closedReason === 'closed_by_tool') return true;
+      if (!isToolError(error, 'dialog_open')) tab.closeRequested = false;
+      throw error;
+    }
+    // Firefox reports the context destroyed before it answers; a context still there means the page stayed.
+    if (!tab.isClosed && !(await tab.waitClosed(1_000))) {
+      tab.closeRequested = false;
+      return false;
+    }
     tab.markClosed('closed_by_tool');
     this.forget(tab);
+    return true;
   }
 
   tabsOfGroup(groupId: string): Tab[] {

@@ -5,6 +5,7 @@ import { execa, type ResultPromise } from 'execa';
 import { ToolError } from '../errors.js';
 import { findFirefox } from './firefox-binary.js';
 import { OwnedProfile } from './profile.js';
+import { guardProcessGroup, killGroup } from './reaper.js';
 
 const ENDPOINT_LINE = /WebDriver BiDi listening on (ws:\/\/[^\s]+)/;
 const START_TIMEOUT_MS = 30_000;
@@ -21,7 +22,6 @@ type FirefoxProcess = ResultPromise<{ detached: true; stdin: 'ignore'; stdout: '
 /** A running Firefox that this process started and must stop. */
 export class LaunchedFirefox {
   private exited = false;
-  private readonly exitHandler = () => this.killNow();
 
   constructor(
     readonly process: FirefoxProcess,
@@ -30,12 +30,10 @@ export class LaunchedFirefox {
     readonly endpoint: string,
     private readonly stderrTail: string[],
   ) {
+    if (process.exitCode !== null || process.signalCode !== null) this.exited = true;
     process.on('exit', () => {
       this.exited = true;
-      globalThis.process.off('exit', this.exitHandler);
     });
-    // Last resort: a server that exits for any reason takes its browser with it.
-    globalThis.process.on('exit', this.exitHandler);
   }
 
   get pid(): number {
@@ -62,17 +60,8 @@ export class LaunchedFirefox {
   }
 
   killNow(): void {
-    if (this.exited || this.pid <= 0) return;
-    try {
-      // Negative pid: the process group, so content processes go too.
-      globalThis.process.kill(-this.pid, 'SIGKILL');
-    } catch {
-      try {
-        globalThis.process.kill(this.pid, 'SIGKILL');
-      } catch {
-        /* already gone */
-      }
-    }
+    // The whole process group, so content processes go too.
+    if (!this.exited && this.pid > 0) killGroup(this.pid);
   }
 }
 
@@ -104,16 +93,14 @@ export async function launchFirefox(options: LaunchOptions): Promise<LaunchedFir
     profile.release();
     throw new ToolError('launch_failed', `Could not start ${found.path}: ${(error as Error).message}`);
   }
+  const unguard = child.pid ? guardProcessGroup(child.pid, profile.isolated ? profile.dir : undefined) : () => undefined;
+  child.on('exit', unguard);
   const tail: string[] = [];
   try {
     const endpoint = await readEndpoint(child, profile.dir, tail);
     return new LaunchedFirefox(child, profile, found.path, endpoint, tail);
   } catch (error) {
-    try {
-      process.kill(-(child.pid ?? 0), 'SIGKILL');
-    } catch {
-      /* not started */
-    }
+    if (child.pid) killGroup(child.pid);
     await child.catch(() => undefined);
     profile.release();
     throw error;

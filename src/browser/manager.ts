@@ -55,7 +55,10 @@ export class BrowserManager {
 
   async close(): Promise<void> {
     this.shuttingDown = true;
-    const pending = this.launching?.catch(() => null);
+    // A launch still under way gets a few seconds; past that the exit hook kills it (see reaper.ts).
+    const pending = this.launching
+      ? Promise.race([this.launching.catch(() => null), new Promise<null>((resolve) => setTimeout(() => resolve(null), 3_000).unref())])
+      : null;
     const browser = (await pending) ?? this.current;
     await browser?.close();
     this.current = null;

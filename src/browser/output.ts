@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, join, relative, resolve, isAbsolute } from 'node:path';
+import { basename, relative, resolve, isAbsolute } from 'node:path';
 import { ToolError } from '../errors.js';
 
 /** Keeps a name from a page or an agent to one harmless path segment. */

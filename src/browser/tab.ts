@@ -10,6 +10,8 @@ export interface OpenDialog {
   message: string;
   defaultValue?: string;
   openedAt: number;
+  /** The browsing context that raised it (the tab's, or a frame's): where handleUserPrompt must go. */
+  context: string;
 }
 
 export interface TabTimeouts {
@@ -38,6 +40,8 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   /** Where this tab's pointer last was, in viewport CSS pixels; drags without a start begin here. */
   pointer = { x: 0, y: 0 };
   viewport: { width: number; height: number };
+  /** tabs_close_mcp asked to close this tab and its beforeunload dialog is waiting for an answer. */
+  closeRequested = false;
   /** Queue so calls on one tab run in order while other tabs run in parallel. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -69,6 +73,22 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     if (this.closedReason) return;
     this.closedReason = reason;
     this.emit('closed', reason);
+  }
+
+  /** Resolves true once the tab is closed, false if it still is not after `timeoutMs`. */
+  waitClosed(timeoutMs: number): Promise<boolean> {
+    if (this.isClosed) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.off('closed', onClosed);
+        resolve(false);
+      }, timeoutMs);
+      const onClosed = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.once('closed', onClosed);
+    });
   }
 
   setDialog(dialog: OpenDialog | null): void {
@@ -171,6 +191,11 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   }
 
   async screenshot(clip?: BrowsingContext.ClipRectangle): Promise<Buffer> {
+    return Buffer.from(await this.screenshotBase64(clip), 'base64');
+  }
+
+  /** The PNG as Firefox sends it (base64), for callers that pass it straight on. */
+  async screenshotBase64(clip?: BrowsingContext.ClipRectangle): Promise<string> {
     const result = await this.race(
       this.bidi.send(
         'browsingContext.captureScreenshot',
@@ -178,7 +203,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
         { timeout: this.timeouts.action },
       ),
     );
-    return Buffer.from(result.data, 'base64');
+    return result.data;
   }
 
   async setViewport(width: number, height: number, devicePixelRatio = 1): Promise<void> {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerOptions } from '../config.js';
 import { ToolError, isToolError } from '../errors.js';
@@ -44,7 +44,7 @@ export function toToolError(error: unknown): ToolError {
 export function successResult(response: ToolResponse<Record<string, unknown>>, notice: string | null): CallToolResult {
   const text = response.text ?? renderText(response.structured);
   const content: CallToolResult['content'] = [{ type: 'text', text: notice ? `${notice}\n${text}` : text }];
-  for (const image of response.images ?? []) content.push({ type: 'image', data: image.data.toString('base64'), mimeType: image.mimeType });
+  for (const image of response.images ?? []) content.push({ type: 'image', data: image.base64 ?? image.data.toString('base64'), mimeType: image.mimeType });
   return { content, structuredContent: notice ? { ...response.structured, notice } : response.structured };
 }
 

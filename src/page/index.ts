@@ -24,7 +24,7 @@ function call(op: string, argsJson: string): string | Promise<string> {
   if (!fn) return fail(new PageError('internal_error', `unknown page operation ${op}`));
   try {
     const result = fn(JSON.parse(argsJson) as never);
-    if (result instanceof Promise) return result.then((value) => JSON.stringify({ ok: true, value }), fail);
+    if (result instanceof Promise) return result.then((value: unknown) => JSON.stringify({ ok: true, value }), fail);
     return JSON.stringify({ ok: true, value: result });
   } catch (error) {
     return fail(error);

@@ -79,6 +79,9 @@ export const computerOutput = z.object({
   url: z.string().optional(),
   title: z.string().optional(),
   delta: z.string().optional(),
+  opened_popup: z
+    .object({ ref: z.string(), role: z.string(), name: z.string(), opened_by: z.string().optional(), items: z.array(z.string()) })
+    .optional(),
   scrolled: z.object({ x: z.number(), y: z.number() }).optional(),
   note: z.string().optional(),
 });

@@ -1,19 +1,23 @@
 import { z } from 'zod';
+import { ToolError } from '../errors.js';
 import { defineTool, tabIdField } from './tool.js';
 
 export const tabsCloseTool = defineTool({
   name: 'tabs_close_mcp',
   title: 'Close a tab',
   description:
-    "Closes one tab of this session's group. The page's beforeunload handler is not run, so no dialog can hold it open; " +
-    'if a dialog is already open on the tab, the tab is closed with it.',
+    "Closes one tab of this session's group. If the page asks to confirm leaving (beforeunload), the call fails with dialog_open " +
+    'and the tab stays open until firefox_dialog answers: accept closes it, dismiss keeps it. A dialog already open on the tab ' +
+    'does not stop the close: the tab goes with it.',
   scope: 'tab',
   worksWithDialog: true,
   input: z.strictObject({ tabId: tabIdField }),
   output: z.object({ closed: z.number(), remainingTabIds: z.array(z.number()) }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(context) {
-    await context.browserNow.closeTab(context.tab);
+    if (!(await context.browserNow.closeTab(context.tab, true))) {
+      throw new ToolError('internal_error', `Firefox answered but tab ${context.tab.id} is still open.`, { tabId: context.tab.id });
+    }
     const remaining = context.session.tabs(context.browserNow).map((tab) => tab.id);
     if (context.session.activeTabId === context.tab.id) context.session.activeTabId = remaining.at(-1) ?? null;
     return {

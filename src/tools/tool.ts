@@ -4,10 +4,8 @@ import type { Tab } from '../browser/tab.js';
 import type { ServerOptions } from '../config.js';
 import type { Session } from '../mcp/session.js';
 
-export interface ToolImage {
-  data: Buffer;
-  mimeType: 'image/png' | 'image/jpeg';
-}
+/** An image for the model: raw bytes, or the base64 text Firefox already sent (saves a decode and re-encode). */
+export type ToolImage = { mimeType: 'image/png' | 'image/jpeg' } & ({ data: Buffer; base64?: undefined } | { base64: string; data?: undefined });
 
 /** What a handler hands back; the dispatcher turns it into MCP content and structured output. */
 export interface ToolResponse<Out> {

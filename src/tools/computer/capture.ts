@@ -5,12 +5,12 @@ import { ToolError } from '../../errors.js';
 import type { ActionHandler, ComputerResult } from '../computer.js';
 
 const screenshot: ActionHandler = async (context, args) => {
-  const png = await context.tab.screenshot();
+  const base64 = await context.tab.screenshotBase64();
   const { width, height } = context.tab.viewport;
   const result: ComputerResult = { action: 'screenshot', ok: true, width, height };
-  if (args.save_to_disk) result.savedTo = await saveImage(context.options.outputDir, `tab${context.tab.id}-screenshot`, png);
+  if (args.save_to_disk) result.savedTo = await saveImage(context.options.outputDir, `tab${context.tab.id}-screenshot`, Buffer.from(base64, 'base64'));
   const text = `Screenshot of tab ${context.tab.id}, ${width}x${height} at device pixel ratio 1.${result.savedTo ? ` Saved to ${result.savedTo}` : ''}`;
-  return { structured: result, text, images: [{ data: png, mimeType: 'image/png' }] };
+  return { structured: result, text, images: [{ base64, mimeType: 'image/png' }] };
 };
 
 function checkRegion(region: readonly number[] | undefined, viewport: { width: number; height: number }) {

@@ -2,6 +2,7 @@
 import { chordActions, keySource, textKeys, typeActions } from '../../browser/input/keyboard.js';
 import { parseKeySequence } from '../../browser/input/keys.js';
 import { clickActions, mouseSource } from '../../browser/input/pointer.js';
+import { beginDelta } from '../../browser/delta.js';
 import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';
 import type { TabToolContext } from '../tool.js';
@@ -16,7 +17,7 @@ const CHUNK = 400;
 async function focusRef(context: TabToolContext, ref: string): Promise<Aim> {
   const token = newToken();
   const target = await aim(context, { ref }, token, { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'] });
-  await dispatch(context, target, [mouseSource(clickActions(target.point, 0, 1))], { token, need: ['pointerdown'] });
+  await dispatch(context, { context: target.context }, [mouseSource(clickActions(target.point, 0, 1))], { token, need: ['pointerdown'] });
   context.tab.pointer = { ...target.point };
   return target;
 }
@@ -28,12 +29,15 @@ const type: ActionHandler = async (context, args) => {
   const token = newToken();
   const frame = focused?.context ?? context.tab.context;
   // Delivery follows focus: the keys must arrive at whatever element is focused when they are pressed.
-  const preparation = await context.tab.callPage<{ url: string; title: string }>('prepareAction', { token, watch: KEYS.watch }, { context: frame });
+  const [preparation, delta] = await Promise.all([
+    context.tab.callPage<{ url: string; title: string }>('prepareAction', { token, watch: KEYS.watch }, { context: frame }),
+    beginDelta(context.tab, { frameContext: frame }),
+  ]);
   let dispatched: Awaited<ReturnType<typeof dispatch>> = { conclusion: null };
   for (let i = 0; i < keys.length; i += CHUNK) {
     const last = i + CHUNK >= keys.length;
     const actions = [keySource(typeActions(keys.slice(i, i + CHUNK)))];
-    if (last) dispatched = await dispatch(context, { context: frame }, actions, { token, need: KEYS.need });
+    if (last) dispatched = await dispatch(context, { context: frame, ref: args.ref, delta }, actions, { token, need: KEYS.need });
     else await context.tab.performActions(actions);
   }
   const focus = dispatched.conclusion?.delivery.focus;
@@ -53,10 +57,13 @@ const key: ActionHandler = async (context, args) => {
   const chords = parseKeySequence(args.text);
   const repeat = args.repeat ?? 1;
   const token = newToken();
-  const preparation = await context.tab.callPage<{ url: string; title: string }>('prepareAction', { token, watch: KEYS.watch });
+  const [preparation, delta] = await Promise.all([
+    context.tab.callPage<{ url: string; title: string }>('prepareAction', { token, watch: KEYS.watch }),
+    beginDelta(context.tab),
+  ]);
   const actions = [];
   for (let i = 0; i < repeat; i++) for (const chord of chords) actions.push(...chordActions(chord));
-  const dispatched = await dispatch(context, { context: context.tab.context }, [keySource(actions)], { token, need: KEYS.need });
+  const dispatched = await dispatch(context, { context: context.tab.context, delta }, [keySource(actions)], { token, need: KEYS.need });
   return actionResult({
     action: 'key',
     target: dispatched.conclusion?.delivery.focus,

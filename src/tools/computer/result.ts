@@ -1,11 +1,11 @@
 // The few hundred characters an action answers with: what was done to what, whether it arrived, what changed.
-import type { ActionPreparation, ElementSummary } from '../../browser/page-types.js';
+import type { ActionPreparation, TargetSummary } from '../../browser/page-types.js';
 import type { Point } from '../../browser/input/pointer.js';
 import type { ComputerResult } from '../computer.js';
 import type { ToolResponse } from '../tool.js';
 import type { Dispatched } from './run.js';
 
-export function summaryText(summary: ElementSummary | undefined): string {
+export function summaryText(summary: TargetSummary | undefined): string {
   if (!summary) return 'nothing';
   return `${summary.role}${summary.name ? ` "${summary.name}"` : ''}`;
 }
@@ -13,7 +13,7 @@ export function summaryText(summary: ElementSummary | undefined): string {
 export interface Outcome {
   action: string;
   ref?: string;
-  target?: ElementSummary;
+  target?: TargetSummary;
   point?: Point;
   preparation: ActionPreparation;
   dispatched: Dispatched;
@@ -55,6 +55,19 @@ export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
     result.title = report.title;
     lines.push(`Title now "${report.title}"`);
   }
-  if (navigated && report) lines.push('A new document loaded; earlier refs of this page are stale.');
+  const delta = dispatched.delta;
+  if (delta?.opened_popup) {
+    const popup = delta.opened_popup;
+    result.opened_popup = popup;
+    lines.push(`Opened ${popup.role} "${popup.name}" [ref=${popup.ref}]${popup.items.length ? ` with ${popup.items.length} items` : ''}.`);
+  }
+  if (delta?.delta) {
+    result.delta = delta.delta;
+    lines.push(delta.navigated ? 'A new document loaded (earlier refs are stale); its snapshot:' : 'Changes:', delta.delta);
+  } else if (delta && !delta.navigated) {
+    lines.push('No change on the page.');
+  } else if (navigated && report) {
+    lines.push('A new document loaded; earlier refs of this page are stale.');
+  }
   return { structured: result, text: lines.join('\n') };
 }

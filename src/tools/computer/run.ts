@@ -6,7 +6,8 @@ import type { Point } from '../../browser/input/pointer.js';
 import { ToolError, isToolError } from '../../errors.js';
 import type { ComputerArgs } from '../computer.js';
 import type { TabToolContext } from '../tool.js';
-import { frameOffset } from './frames.js';
+import { beginDelta, type DeltaHandle, type DeltaOutcome } from '../../browser/delta.js';
+import { frameOffset } from '../../browser/frames.js';
 
 export interface Aim {
   /** The browsing context whose document holds the target. */
@@ -18,6 +19,8 @@ export interface Aim {
   ref?: string;
   refArgs?: { docId: string; localId: number };
   preparation: ActionPreparation;
+  /** Watches what the action changes (the snapshot delta). */
+  delta: DeltaHandle;
 }
 
 export interface Probes {
@@ -55,18 +58,25 @@ export async function aim(context: TabToolContext, args: Pick<ComputerArgs, 'ref
     const target = browserNow.refs.lookup(args.ref, tab.id);
     const refArgs = { docId: target.docId, localId: target.localId };
     const prepare: PrepareArgs = { token, ref: refArgs, watch: probes.watch, scrollProbe: probes.scrollProbe, dragWatch: probes.dragWatch };
-    const preparation = await tab.callPage<ActionPreparation>('prepareAction', prepare, { context: target.frameContext }).catch((error: unknown) => {
-      throw withRef(error, args.ref!);
-    });
+    if (!browserNow.contexts.has(target.frameContext)) {
+      throw new ToolError('ref_stale', `${args.ref}: its frame no longer exists. Call read_page or find for current refs.`, { reason: 'other_document', ref: args.ref });
+    }
+    // The guard and the delta's observer start together: one round trip.
+    const [preparation, delta] = await Promise.all([
+      tab.callPage<ActionPreparation>('prepareAction', prepare, { context: target.frameContext }).catch((error: unknown) => {
+        throw withRef(error, args.ref!);
+      }),
+      beginDelta(tab, { frameContext: target.frameContext }),
+    ]);
     const framePoint = preparation.aim!.point;
-    const offset = target.frameContext === tab.context ? { x: 0, y: 0 } : await frameOffset(browserNow, tab, target.frameContext);
-    return { context: target.frameContext, point: { x: framePoint.x + offset.x, y: framePoint.y + offset.y }, framePoint, ref: args.ref, refArgs, preparation };
+    const offset = target.frameContext === tab.context ? { x: 0, y: 0 } : await frameOffset(tab, target.frameContext);
+    return { context: target.frameContext, point: { x: framePoint.x + offset.x, y: framePoint.y + offset.y }, framePoint, ref: args.ref, refArgs, preparation, delta };
   }
   if (!args.coordinate) throw new ToolError('invalid_arguments', `${field}: give coordinate or ref.`, { field });
   const point = assertInViewport(context, args.coordinate, field);
   const prepare: PrepareArgs = { token, point, watch: probes.watch, scrollProbe: probes.scrollProbe, dragWatch: probes.dragWatch };
-  const preparation = await tab.callPage<ActionPreparation>('prepareAction', prepare);
-  return { context: tab.context, point, framePoint: point, preparation };
+  const [preparation, delta] = await Promise.all([tab.callPage<ActionPreparation>('prepareAction', prepare), beginDelta(tab)]);
+  return { context: tab.context, point, framePoint: point, preparation, delta };
 }
 
 function withRef(error: unknown, ref: string): unknown {
@@ -78,21 +88,30 @@ function withRef(error: unknown, ref: string): unknown {
 
 export interface Dispatched {
   conclusion: ActionConclusion | null;
+  delta?: DeltaOutcome;
   /** A dialog the action opened; the action itself happened. */
   dialog?: string;
 }
 
 /** Sends the input, then reads the probes back in the same frame. A dialog the input raised is an outcome, not a failure. */
-export async function dispatch(context: TabToolContext, target: Pick<Aim, 'context'>, actions: Input.SourceActions[], conclude: ConcludeArgs): Promise<Dispatched> {
+export async function dispatch(
+  context: TabToolContext,
+  target: Pick<Aim, 'context' | 'ref'> & { delta?: DeltaHandle },
+  actions: Input.SourceActions[],
+  conclude: ConcludeArgs,
+): Promise<Dispatched> {
   const { tab } = context;
   try {
     await tab.performActions(actions);
-    const conclusion = await tab.callPage<ActionConclusion>('concludeAction', conclude, { context: target.context }).catch((error: unknown) => {
-      // The frame went away with a navigation the action caused: nothing left to read.
-      if (isToolError(error, 'tab_closed') && !tab.isClosed) return null;
-      throw error;
-    });
-    return { conclusion };
+    const [conclusion, delta] = await Promise.all([
+      tab.callPage<ActionConclusion>('concludeAction', conclude, { context: target.context }).catch((error: unknown) => {
+        // The frame went away with a navigation the action caused: nothing left to read.
+        if (isToolError(error, 'tab_closed') && !tab.isClosed) return null;
+        throw error;
+      }),
+      target.delta?.finish({ targetRef: target.ref }),
+    ]);
+    return { conclusion, delta };
   } catch (error) {
     if (isToolError(error, 'dialog_open') && tab.dialog) {
       return { conclusion: null, dialog: `a ${tab.dialog.type} dialog opened: "${tab.dialog.message}" (answer it with firefox_dialog)` };

@@ -1,0 +1,45 @@
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+
+/** Browser process groups still running, each with the throwaway profile to delete after it (if any). */
+const guarded = new Map<number, string | undefined>();
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+process.on('exit', () => {
+  for (const [pid, throwaway] of guarded) {
+    killGroup(pid);
+    if (throwaway) rmSync(throwaway, { recursive: true, force: true });
+  }
+});
+
+/**
+ * Makes sure a browser process group never outlives this server: it is killed when this process exits by any path,
+ * and a tiny watchdog kills it even if this process is killed with SIGKILL (which no handler can catch).
+ * Returns the function to call once the browser has exited by itself.
+ */
+export function guardProcessGroup(pid: number, throwawayDir?: string): () => void {
+  guarded.set(pid, throwawayDir);
+  if (process.platform !== 'win32') {
+    const cleanup = throwawayDir ? `; sleep 1; rm -rf '${throwawayDir.replace(/'/g, "'\\''")}'` : '';
+    const script =
+      `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${pid} 2>/dev/null; do sleep 0.5; done; ` +
+      `if kill -0 ${process.pid} 2>/dev/null; then exit 0; fi; kill -KILL -${pid} 2>/dev/null${cleanup}; exit 0`;
+    const watchdog = spawn('/bin/sh', ['-c', script], { detached: true, stdio: 'ignore' });
+    watchdog.on('error', () => undefined);
+    watchdog.unref();
+  }
+  return () => guarded.delete(pid);
+}
+
+export { killGroup };

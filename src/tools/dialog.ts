@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { BidiError } from '../bidi/connection.js';
+import { ToolError } from '../errors.js';
+import { defineTool, tabIdField } from './tool.js';
+
+const closedDialogSchema = z.object({
+  type: z.string(),
+  message: z.string(),
+  defaultValue: z.string().optional(),
+});
+
+export const dialogTool = defineTool({
+  name: 'firefox_dialog',
+  title: 'Answer a dialog',
+  description:
+    'Closes the native dialog open on a tab (alert, confirm, prompt, or the "leave page?" beforeunload dialog): accept presses ' +
+    'OK / Leave, dismiss presses Cancel / Stay. text answers a prompt (accept only). While a dialog is open every other tool on ' +
+    'that tab fails with dialog_open, so call this first. Fails with no_dialog, doing nothing, when no dialog is open.',
+  scope: 'tab',
+  worksWithDialog: true,
+  input: z.strictObject({
+    tabId: tabIdField,
+    action: z.enum(['accept', 'dismiss']).describe('accept: OK / Leave page; dismiss: Cancel / Stay on page.'),
+    text: z.string().max(100_000).optional().describe('prompt only: the answer typed into the prompt before accepting.'),
+  }),
+  output: z.object({
+    tabId: z.number(),
+    action: z.enum(['accept', 'dismiss']),
+    closed: closedDialogSchema,
+    text: z.string().optional(),
+    tabClosed: z.boolean().optional(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async handler(context, args) {
+    const { tab } = context;
+    const dialog = tab.dialog;
+    if (!dialog) {
+      throw new ToolError('no_dialog', `No dialog is open on tab ${tab.id}; nothing was done.`, { tabId: tab.id });
+    }
+    if (args.text !== undefined && (dialog.type !== 'prompt' || args.action !== 'accept')) {
+      throw new ToolError('invalid_arguments', `text: only an accepted prompt takes text; the open dialog is a ${dialog.type}. Nothing was done.`, {
+        field: 'text',
+      });
+    }
+    const accept = args.action === 'accept';
+    // A tab that tabs_close_mcp asked to close goes away once its beforeunload dialog is accepted.
+    const closing = accept && tab.closeRequested ? tab.waitClosed(3_000) : null;
+    try {
+      await context.browserNow.bidi.send(
+        'browsingContext.handleUserPrompt',
+        { context: dialog.context, accept, ...(args.text !== undefined ? { userText: args.text } : {}) },
+        { timeout: tab.timeouts.action, write: true },
+      );
+    } catch (error) {
+      // The dialog went away meanwhile (the page or a navigation closed it): say so instead of a protocol error.
+      if (error instanceof BidiError && error.error === 'no such alert') {
+        tab.setDialog(null);
+        throw new ToolError('no_dialog', `The dialog on tab ${tab.id} had already closed; nothing was done.`, { tabId: tab.id });
+      }
+      throw error;
+    }
+    if (tab.dialog === dialog) tab.setDialog(null);
+    if (!accept) tab.closeRequested = false;
+    const tabClosed = closing ? await closing : undefined;
+    const closed = { type: dialog.type, message: dialog.message, ...(dialog.defaultValue !== undefined ? { defaultValue: dialog.defaultValue } : {}) };
+    const answered = args.text !== undefined ? ` with "${args.text}"` : '';
+    const after = tabClosed ? ` Tab ${tab.id} is now closed.` : '';
+    return {
+      structured: { tabId: tab.id, action: args.action, closed, ...(args.text !== undefined ? { text: args.text } : {}), ...(tabClosed ? { tabClosed } : {}) },
+      text: `${accept ? 'Accepted' : 'Dismissed'} the ${dialog.type} dialog "${dialog.message}"${answered} on tab ${tab.id}.${after}`,
+    };
+  },
+});
