@@ -1,4 +1,5 @@
 import { computerTool } from './computer.js';
+import { testRefTool, testTextTool } from './computer/test-ref.js';
 import { dialogTool } from './dialog.js';
 import { findTool } from './find.js';
 import { navigateTool } from './navigate.js';
@@ -16,5 +17,5 @@ import { resizeWindowTool } from './resize-window.js';
 import type { Tool } from './tool.js';
 
 /** Every tool, in the order clients list them. */
-export const allTools: Tool[] = [tabsContextTool, tabsCreateTool, tabsCloseTool, navigateTool, computerTool, dialogTool, readPageTool, findTool,
+export const allTools: Tool[] = [tabsContextTool, tabsCreateTool, tabsCloseTool, navigateTool, computerTool, dialogTool, readPageTool, findTool, testRefTool, testTextTool,
   getPageTextTool, formInputTool, fileUploadTool, javascriptTool, readConsoleTool, readNetworkTool, resizeWindowTool];
