@@ -21,10 +21,12 @@ const { values: flags } = parseArgs({
     'no-install': { type: 'boolean', default: false },
     'no-extras': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
+    'results-dir': { type: 'string' },
   },
 });
 
-const log = (message) => process.stderr.write(`[bench] ${message}\n`);
+const t0 = Date.now();
+const log = (message) => process.stderr.write(`[bench +${((Date.now() - t0) / 1000).toFixed(1)}s] ${message}\n`);
 
 /** What stdout gets: the foundation figures, the targets' verdicts and the extras, not every sample. */
 function brief(summary) {
@@ -58,9 +60,10 @@ async function main() {
   if (!flags['no-extras']) summary.extras = await runExtras({ log });
   summary.elapsed_s = Math.round((Date.now() - started) / 100) / 10;
   if (summary.comparison && !flags['no-write']) {
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    await writeReport(summary, RESULTS_DIR);
-    log(`wrote ${RESULTS_DIR}latest.json, latest.md, chart.png`);
+    const dir = flags['results-dir'] ?? RESULTS_DIR;
+    mkdirSync(dir, { recursive: true });
+    await writeReport(summary, dir);
+    log(`wrote ${dir}/latest.json, latest.md, chart.png`);
   }
   process.stdout.write(`${JSON.stringify(brief(summary), null, 2)}\n`);
 }
