@@ -111,7 +111,7 @@ function chart(summary) {
         parts.push(`<rect x="${left}" y="${y}" width="${Math.max(1, logX(bar.value)).toFixed(1)}" height="${barH - 2}" fill="${COLOURS[bar.id]}"/>`);
         parts.push(`<text x="${left + logX(bar.value) + 4}" y="${y + barH - 3}" font-size="11">${bar.value} ms</text>`);
       } else {
-        parts.push(`<text x="${left + 4}" y="${y + barH - 3}" font-size="11" fill="#999">skipped</text>`);
+        parts.push(`<text x="${left + 4}" y="${y + barH - 3}" font-size="11" fill="#999">${bar.id === 'raw' ? 'n/a' : 'skipped'}</text>`);
       }
       y += barH;
     }
@@ -126,14 +126,15 @@ function chart(summary) {
     .map((s) => {
       const entries = FLOWS.map((f) => comparison.servers[s.id].tasks?.[f.id]).filter(Boolean);
       const ok = entries.length === FLOWS.length && entries.every((t) => t.ok);
-      return { id: s.id, label: s.label, ok, chars: entries.reduce((a, t) => a + (t.chars ?? 0), 0), calls: entries.reduce((a, t) => a + (t.calls ?? 0), 0) };
+      const skipped = entries.some((t) => t.skipped);
+      return { id: s.id, label: s.label, ok, skipped, chars: entries.reduce((a, t) => a + (t.chars ?? 0), 0), calls: entries.reduce((a, t) => a + (t.calls ?? 0), 0) };
     });
   const maxChars = Math.max(1, ...tasks.map((t) => t.chars));
   for (const t of tasks) {
     const w = (t.chars / maxChars) * plotW;
     parts.push(`<text x="20" y="${y + 14}" font-size="13">${esc(t.label)}</text>`);
     parts.push(`<rect x="${left}" y="${y + 2}" width="${Math.max(1, w).toFixed(1)}" height="16" fill="${COLOURS[t.id]}"/>`);
-    parts.push(`<text x="${left + w + 4}" y="${y + 14}" font-size="11">${t.chars} chars (${t.calls} calls)${t.ok ? '' : ' — not completed'}</text>`);
+    parts.push(`<text x="${left + w + 4}" y="${y + 14}" font-size="11">${t.skipped ? 'skipped (a tool is missing)' : `${t.chars} chars (${t.calls} calls)${t.ok ? '' : ' — not completed'}`}</text>`);
     y += 22;
   }
   y += 14;
