@@ -59,12 +59,24 @@ export function parseCommand(spec: CommandSpec, argv: string[]): ParsedCommand {
       });
     }
   }
-  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-  return { flags: values as Record<string, unknown>, positionals };
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    // node:util reports a short unknown flag, a value given to a boolean flag or a missing value as a TypeError.
+    const message = (error as Error).message.split('. ')[0];
+    throw new ToolError('invalid_arguments', `${message} for "firefox-use ${spec.name}". See firefox-use ${spec.name} --help.`, { field: 'argv' });
+  }
+  return { flags: parsed.values as Record<string, unknown>, positionals: parsed.positionals };
 }
 
 export function helpText(spec: CommandSpec): string {
-  const lines = [`firefox-use ${spec.usage}`, '', spec.summary, ''];
+  return [`firefox-use ${spec.usage}`, '', spec.summary, '', ...flagLines(spec)].join('\n');
+}
+
+/** The flags table: each flag with its environment variable and default, in precedence order's terms. */
+export function flagLines(spec: Pick<CommandSpec, 'extra' | 'common'>): string[] {
+  const lines: string[] = [];
   const rows: Array<[string, string, string, string]> = [];
   for (const flag of spec.extra ?? []) rows.push([`--${flag.flag}${flag.kind === 'string' ? ' VALUE' : ''}`, flag.help, '', flag.defaultText]);
   if (spec.common) {
@@ -77,5 +89,5 @@ export function helpText(spec: CommandSpec): string {
   for (const [flag, help, env, def] of rows) {
     lines.push(`  ${flag.padEnd(width)}  ${help}${env ? ` [env ${env}]` : ''}${def ? ` (default: ${def})` : ''}`);
   }
-  return lines.join('\n');
+  return lines;
 }

@@ -2,7 +2,7 @@
 import { resolveOptions } from '../config.js';
 import { isToolError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { closest, helpText, parseCommand, type CommandSpec } from './args.js';
+import { closest, flagLines, helpText, parseCommand, type CommandSpec } from './args.js';
 
 const COMMANDS: Record<string, CommandSpec> = {
   mcp: { name: 'mcp', usage: 'mcp [flags]', summary: 'MCP server over stdio (the default command): what an agent\'s MCP config starts.', common: true },
@@ -36,8 +36,11 @@ function mainHelp(): string {
     'Commands:',
     ...Object.values(COMMANDS).map((spec) => `  ${spec.name.padEnd(8)} ${spec.summary}`),
     '',
-    'firefox-use <command> --help lists every flag with its environment variable and default.',
+    'firefox-use <command> --help lists the flags of that command.',
     'firefox-use --version prints the version.',
+    '',
+    'Without a command, firefox-use runs mcp. Its flags (every command takes them):',
+    ...flagLines({ common: true }),
   ].join('\n');
 }
 
