@@ -1,4 +1,5 @@
 import { computerTool } from './computer.js';
+import { testRefTool, testTextTool } from './computer/test-ref.js';
 import { dialogTool } from './dialog.js';
 import { findTool } from './find.js';
 import { navigateTool } from './navigate.js';
@@ -9,4 +10,4 @@ import { tabsCreateTool } from './tabs-create.js';
 import type { Tool } from './tool.js';
 
 /** Every tool, in the order clients list them. */
-export const allTools: Tool[] = [tabsContextTool, tabsCreateTool, tabsCloseTool, navigateTool, computerTool, dialogTool, readPageTool, findTool];
+export const allTools: Tool[] = [tabsContextTool, tabsCreateTool, tabsCloseTool, navigateTool, computerTool, dialogTool, readPageTool, findTool, testRefTool, testTextTool];
