@@ -42,6 +42,7 @@ export class BrowserManager {
           viewport: this.options.viewport,
           outputDir: this.options.outputDir,
           timeouts: { action: this.options.timeoutAction, navigation: this.options.timeoutNavigation },
+          origins: { allowedOrigins: this.options.allowedOrigins, blockedOrigins: this.options.blockedOrigins },
         });
         this.generation++;
         this.current = browser;
