@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
+import type { Network } from 'webdriver-bidi-protocol';
 import type { Browser } from './browser.js';
 import type { Tab } from './tab.js';
 
@@ -90,9 +91,14 @@ export async function downloadsDuring<T>(tab: Tab, work: () => Promise<T>, optio
     begun.push(download);
     wake?.();
   };
-  const loadEnded = (event: { context: string | null; request: { request: string } }) => {
-    // The download event follows the response by a moment; give it that moment before deciding there is none.
-    if (event.context === tab.context && loads.delete(event.request.request) && loads.size === 0) setTimeout(() => wake?.(), 100);
+  const loadEnded = (event: Network.ResponseCompletedParameters | Network.FetchErrorParameters) => {
+    if (event.context !== tab.context || !loads.delete(event.request.request) || loads.size > 0) return;
+    // The download event follows the response by a moment (longer on a busy machine). A response that looks
+    // like a file (attachment, or not an HTML page) gets a full second for it; a page gets a short grace.
+    const response = 'response' in event ? event.response : undefined;
+    const attachment = response?.headers.some((h) => h.name.toLowerCase() === 'content-disposition' && /attachment/i.test(h.value.type === 'string' ? h.value.value : ''));
+    const page = response !== undefined && /^(text\/html|application\/xhtml)/.test(response.mimeType) && !attachment;
+    setTimeout(() => wake?.(), response && !page ? 1_000 : 50);
   };
   const offs = navigationWaitMs
     ? [
