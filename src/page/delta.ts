@@ -180,7 +180,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     }
   }
   const focused = document.activeElement;
-  if (focused && focused !== current.focused && focused !== document.body && !anchors.some((anchor) => anchor.contains(focused))) {
+  if (focused && focused !== current.focused && focused !== target && focused !== document.body && !anchors.some((anchor) => anchor.contains(focused))) {
     const role = roleOf(focused);
     if (role) add(`- focused: ${new SnapshotWalker({ mode: 'all', maxChars: 400 }).render(focused, role).slice(2)}`);
   }
