@@ -72,7 +72,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
       const session = await bidi.send(
         'session.new',
         { capabilities: { alwaysMatch: { unhandledPromptBehavior: { default: 'ignore' }, webSocketUrl: true } } },
-        { timeout: 20_000 },
+        { timeout: 45_000 },
       );
       const browser = new Browser(bidi, firefox, options, `${session.capabilities.browserName} ${session.capabilities.browserVersion}`);
       await browser.start();
