@@ -42,6 +42,7 @@ export class BrowserManager {
           headed: this.options.headed,
           viewport: this.options.viewport,
           timeouts: { action: this.options.timeoutAction, navigation: this.options.timeoutNavigation },
+          origins: { allowedOrigins: this.options.allowedOrigins, blockedOrigins: this.options.blockedOrigins },
         };
         const browser = this.options.webdriverUrl ? await connectRemote(this.options.webdriverUrl, launch) : await Browser.launch(launch);
         this.generation++;
