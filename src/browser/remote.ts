@@ -126,7 +126,8 @@ export async function connectRemote(webdriverUrl: string, options: BrowserOption
   let bidi: BidiConnection | null = null;
   try {
     bidi = await BidiConnection.open(socketUrl, 20_000);
-    const version = `${String(capabilities['browserName'] ?? 'firefox')} ${String(capabilities['browserVersion'] ?? '')}`.trim();
+    const text = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
+    const version = `${text(capabilities['browserName'], 'firefox')} ${text(capabilities['browserVersion'], '')}`.trim();
     return await Browser.attach(bidi, host, options, version);
   } catch (error) {
     bidi?.close();

@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
 import { BrowserManager } from '../browser/manager.js';
 import type { ServerOptions } from '../config.js';
@@ -36,6 +37,8 @@ export async function runScriptCommand(scriptPath: string, options: ServerOption
   const manager = new BrowserManager(options);
   const session = new Session(manager);
   const runner = new ScriptRunner(session, tools, options);
+  // $SCRIPT_DIR: the script's folder as a file:// URL, so a script can open pages shipped next to it.
+  runner.saved.set('SCRIPT_DIR', pathToFileURL(scriptPath === '-' ? process.cwd() : dirname(resolve(scriptPath))).href);
   const progress = process.stderr.isTTY && steps.length > 1;
   const started = performance.now();
   try {

@@ -13,8 +13,9 @@ export class NetworkWatch {
   private readonly unsubscribe: Array<() => void>;
 
   constructor(browser: Browser) {
-    const touch = (context: string | null, id: string, open: boolean) => {
-      if (!context) return;
+    const touch = (context: string | null, id: string, open: boolean, url: string) => {
+      // Only http(s) requests settle with responseCompleted; file:, data: and about: ones need no wait.
+      if (!context || !/^https?:/i.test(url)) return;
       const set = this.inflight.get(context) ?? new Set<string>();
       if (open) set.add(id);
       else set.delete(id);
@@ -22,9 +23,9 @@ export class NetworkWatch {
       this.lastActivity.set(context, Date.now());
     };
     this.unsubscribe = [
-      browser.bidi.on('network.beforeRequestSent', (event) => touch(event.context, event.request.request, true)),
-      browser.bidi.on('network.responseCompleted', (event) => touch(event.context, event.request.request, false)),
-      browser.bidi.on('network.fetchError', (event) => touch(event.context, event.request.request, false)),
+      browser.bidi.on('network.beforeRequestSent', (event) => touch(event.context, event.request.request, true, event.request.url)),
+      browser.bidi.on('network.responseCompleted', (event) => touch(event.context, event.request.request, false, event.request.url)),
+      browser.bidi.on('network.fetchError', (event) => touch(event.context, event.request.request, false, event.request.url)),
     ];
   }
 
