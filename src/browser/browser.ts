@@ -5,12 +5,15 @@ import { ToolError, isToolError } from '../errors.js';
 import { launchFirefox, type LaunchedFirefox, type LaunchOptions } from './launcher.js';
 import { SANDBOX, preloadDeclaration } from './page-script.js';
 import { tabBrowsers } from './frames.js';
+import { OriginGuard, type OriginRules } from './interception.js';
 import { RefRegistry } from './refs.js';
 import { Tab, translateBidiError, type TabTimeouts } from './tab.js';
 
 export interface BrowserOptions extends LaunchOptions {
   viewport: { width: number; height: number };
   timeouts: TabTimeouts;
+  /** --allowed-origins / --blocked-origins, enforced on every request by network interception. */
+  origins?: OriginRules;
 }
 
 const SUBSCRIBED_EVENTS: [EventName, ...EventName[]] = [
@@ -25,6 +28,12 @@ const SUBSCRIBED_EVENTS: [EventName, ...EventName[]] = [
   'browsingContext.downloadWillBegin',
   'browsingContext.downloadEnd',
 ];
+
+/**
+ * Tab ids count on across relaunches within one server process, so an id from a browser that crashed can never name a
+ * tab of its successor.
+ */
+let nextTabId = 1;
 
 export interface ContextNode {
   id: string;
@@ -41,7 +50,6 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   private readonly tabsById = new Map<number, Tab>();
   private readonly tabsByContext = new Map<string, Tab>();
   readonly contexts = new Map<string, ContextNode>();
-  private nextTabId = 1;
   /** Element refs of every tab, in one namespace so a ref never names two things. */
   readonly refs = new RefRegistry();
   private closing = false;
@@ -64,7 +72,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
       const session = await bidi.send(
         'session.new',
         { capabilities: { alwaysMatch: { unhandledPromptBehavior: { default: 'ignore' }, webSocketUrl: true } } },
-        { timeout: 20_000 },
+        { timeout: 45_000 },
       );
       const browser = new Browser(bidi, firefox, options, `${session.capabilities.browserName} ${session.capabilities.browserVersion}`);
       await browser.start();
@@ -89,8 +97,15 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     this.bidi.onDisconnect((error) => this.onLost(error));
     this.firefox.process.once('exit', () => this.onLost(new ToolError('browser_crashed', 'Firefox exited.')));
 
+    const origins = this.options.origins;
     await Promise.all([
       this.bidi.send('session.subscribe', { events: SUBSCRIBED_EVENTS }),
+      origins && OriginGuard.needed(origins)
+        ? OriginGuard.install(this.bidi, origins, (context, url, navigation) => {
+            // Only the tab's own document matters to navigate; a refused image or frame leaves the page usable.
+            if (context && navigation) this.tabsByContext.get(context)?.noteBlocked(url);
+          })
+        : null,
       this.bidi.send('script.addPreloadScript', { functionDeclaration: preloadDeclaration(), sandbox: SANDBOX }),
     ]);
     const tree = await this.bidi.send('browsingContext.getTree', {});
@@ -160,7 +175,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   }
 
   private adopt(context: string, groupId: string | null): Tab {
-    const tab = new Tab(this.nextTabId++, context, this.bidi, this.options.timeouts, this.options.viewport, groupId);
+    const tab = new Tab(nextTabId++, context, this.bidi, this.options.timeouts, this.options.viewport, groupId);
     this.tabsById.set(tab.id, tab);
     this.tabsByContext.set(context, tab);
     tabBrowsers.set(tab, this);
