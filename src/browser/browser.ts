@@ -4,6 +4,7 @@ import { BidiConnection, type EventName } from '../bidi/connection.js';
 import { ToolError, isToolError } from '../errors.js';
 import { launchFirefox, type LaunchedFirefox, type LaunchOptions } from './launcher.js';
 import { SANDBOX, preloadDeclaration } from './page-script.js';
+import { tabBrowsers } from './frames.js';
 import { RefRegistry } from './refs.js';
 import { Tab, translateBidiError, type TabTimeouts } from './tab.js';
 
@@ -162,6 +163,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     const tab = new Tab(this.nextTabId++, context, this.bidi, this.options.timeouts, this.options.viewport, groupId);
     this.tabsById.set(tab.id, tab);
     this.tabsByContext.set(context, tab);
+    tabBrowsers.set(tab, this);
     // Popups get the same viewport as tabs the server opened.
     void this.bidi
       .send('browsingContext.setViewport', { context, viewport: this.options.viewport, devicePixelRatio: 1 })

@@ -6,3 +6,169 @@ export interface PageInfo {
   viewport: { width: number; height: number };
   scroll: { x: number; y: number };
 }
+
+/** An action's target as results name it. */
+export interface TargetSummary {
+  role: string;
+  name: string;
+  /** tag#id.class */
+  selector: string;
+}
+
+/** A ref's element inside its document. */
+export interface GuardArgs {
+  docId: string;
+  localId: number;
+  /** Scroll it to the middle of the viewport when it is not fully inside. */
+  center?: boolean;
+}
+
+export interface PointArgs {
+  x: number;
+  y: number;
+}
+
+/** Where to put the pointer (frame-local viewport pixels) and what is there. */
+export interface AimResult {
+  point: { x: number; y: number };
+  target?: TargetSummary;
+  /** The point lands on an iframe: events go to the frame's own document. */
+  frame?: true;
+  docId: string;
+}
+
+export interface DeliveryArgs {
+  token: string;
+  types: string[];
+  ref?: GuardArgs;
+  point?: PointArgs;
+}
+
+export interface DeliveryReport {
+  url: string;
+  title: string;
+  docId: string;
+  /** False when this document never armed the token (the action loaded a new document). */
+  found: boolean;
+  delivered: boolean;
+  seen: string[];
+  stray?: string[];
+  /** For key actions: the element that held focus. */
+  focus?: TargetSummary;
+}
+
+export interface ScrollReport {
+  found: boolean;
+  dx: number;
+  dy: number;
+  /** The box that moved most: "the page" or a description. */
+  box?: string;
+  page?: boolean;
+}
+
+export interface DragReport {
+  html5: 'none' | 'dropped' | 'completed' | 'refused';
+  dropTarget?: string;
+}
+
+export interface PrepareArgs {
+  token: string;
+  ref?: GuardArgs;
+  point?: PointArgs;
+  /** Event types to watch for delivery. */
+  watch?: string[];
+  scrollProbe?: boolean;
+  dragWatch?: boolean;
+}
+
+export interface ActionPreparation {
+  aim?: AimResult;
+  url: string;
+  title: string;
+}
+
+export interface ConcludeArgs {
+  token: string;
+  need: string[];
+  scrollProbe?: boolean;
+  dragEnd?: PointArgs;
+}
+
+export interface ActionConclusion {
+  delivery: DeliveryReport;
+  scroll?: ScrollReport;
+  drag?: DragReport;
+}
+
+/** A subtree the snapshot budget cut, worth asking for with `read_page ref_id`. */
+export interface SnapshotHint {
+  /** Page-local id (the server turns it into a ref). */
+  id: number;
+  role: string;
+  name: string;
+  /** True for a collection item: reading it by ref continues with the items after it. */
+  continues: boolean;
+}
+
+/** One frame document's snapshot, lines carrying `[ref=#N]` placeholders with page-local ids. */
+export interface PageSnapshot {
+  docId: string;
+  url: string;
+  title: string;
+  lines: string[];
+  /** Iframes in the lines: the child frame's lines go after line `line`, indented to `depth`. */
+  frames: { line: number; id: number; depth: number }[];
+  /** True when the budget cut the walk. */
+  truncated: boolean;
+  /** Lines left out by the budget. */
+  omitted: number;
+  /** Lines left out because they lie above / below the viewport (visible-only mode). */
+  above: number;
+  below: number;
+  /** Lines left out by `depth`. */
+  deeper: number;
+  hints: SnapshotHint[];
+}
+
+/** What `describeRef` says of a live element. */
+export interface ElementSummary {
+  role: string;
+  name: string;
+}
+
+/** One `find` match in one frame document. */
+export interface PageFindMatch {
+  id: number;
+  role: string;
+  name: string;
+  score: number;
+  visible: boolean;
+  /** Bounding box in this frame's viewport CSS pixels. */
+  box: { x: number; y: number; width: number; height: number };
+}
+
+export interface PageFindResult {
+  docId: string;
+  matches: PageFindMatch[];
+  /** Candidates scanned, for the record. */
+  scanned: number;
+}
+
+/** A popup an action opened, with page-local ids. */
+export interface PagePopup {
+  id: number;
+  role: string;
+  name: string;
+  openedBy?: number;
+  items: number[];
+}
+
+/** The page's answer when a delta is finished. */
+export interface PageDelta {
+  docId: string;
+  lines: string[];
+  popup?: PagePopup;
+  /** How many mutation records were seen (0: the action changed nothing in the DOM). */
+  records: number;
+  truncated: boolean;
+}

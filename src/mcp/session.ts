@@ -17,15 +17,22 @@ export class Session {
   private seenGeneration = 0;
   private lostTabs: number[] = [];
   private readonly unsubscribe: () => void;
+  /** Removes this session's listener from the browser it is attached to (one listener per session, not per launch). */
+  private detach: (() => void) | null = null;
+  private closed = false;
 
   constructor(readonly manager: BrowserManager) {
     this.unsubscribe = manager.onLaunch((browser) => this.attach(browser));
   }
 
   private attach(browser: Browser): void {
-    browser.on('tabOpenedByPage', (tab) => {
+    this.detach?.();
+    if (this.closed) return;
+    const onPopup = (tab: Tab) => {
       if (tab.groupId === this.id) this.known.set(tab.id, tab);
-    });
+    };
+    browser.on('tabOpenedByPage', onPopup);
+    this.detach = () => browser.off('tabOpenedByPage', onPopup);
   }
 
   /** The live browser; after a crash the first call relaunches it and learns which tabs were lost. */
@@ -75,11 +82,15 @@ export class Session {
     return tabs;
   }
 
-  /** Closes the group's tabs (when the MCP session ends under `serve`). */
+  /** Closes the group's tabs (when the MCP session ends under `serve`); nobody is left to answer a dialog. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     this.unsubscribe();
+    this.detach?.();
+    this.detach = null;
     const browser = this.manager.live;
     if (!browser) return;
-    await Promise.all(browser.tabsOfGroup(this.id).map((tab) => browser.closeTab(tab).catch(() => undefined)));
+    await Promise.all(browser.tabsOfGroup(this.id).map((tab) => browser.closeTab(tab, false).catch(() => false)));
   }
 }

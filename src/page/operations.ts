@@ -1,8 +1,38 @@
 // Every operation the server may call in the sandbox, by name. Each takes one JSON argument and returns JSON.
+import { concludeAction, prepareAction } from './action.js';
+import { armDelivery, readDelivery } from './delivery.js';
+import { deltaFinish, deltaStart } from './delta.js';
+import { armDragWatch, finishDragWatch } from './drag.js';
+import { find } from './find.js';
+import { frameOrigin, listFrames } from './frames.js';
+import { aimAtPoint, aimAtRef, localIdForSelector, scrollRefIntoView, textOfSelector } from './guard.js';
 import { pageInfo } from './info.js';
+import { armScrollProbe, readScrollProbe } from './scroll-probe.js';
+import { describeRef, snapshot } from './snapshot.js';
 
 export const operations = {
   pageInfo,
+  snapshot,
+  describeRef,
+  find,
+  listFrames,
+  frameOrigin,
+  deltaStart,
+  deltaFinish,
+  // computer: guard, delivery, scroll and drag probes
+  prepareAction,
+  concludeAction,
+  aimAtRef,
+  aimAtPoint,
+  scrollRefIntoView,
+  localIdForSelector,
+  textOfSelector,
+  armDelivery,
+  readDelivery,
+  armScrollProbe,
+  readScrollProbe,
+  armDragWatch,
+  finishDragWatch,
 };
 
 export type Operations = typeof operations;

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { ToolError } from '../errors.js';
-import { saveImage } from '../browser/output.js';
+import { captureHandlers } from './computer/capture.js';
+import { keyboardHandlers } from './computer/keyboard.js';
+import { pointerHandlers } from './computer/pointer.js';
+import { scrollHandlers } from './computer/scroll.js';
 import { defineTool, tabIdField, type TabToolContext, type ToolResponse } from './tool.js';
 
 const point = z.tuple([z.number().finite(), z.number().finite()]);
@@ -76,6 +79,9 @@ export const computerOutput = z.object({
   url: z.string().optional(),
   title: z.string().optional(),
   delta: z.string().optional(),
+  opened_popup: z
+    .object({ ref: z.string(), role: z.string(), name: z.string(), opened_by: z.string().optional(), items: z.array(z.string()) })
+    .optional(),
   scrolled: z.object({ x: z.number(), y: z.number() }).optional(),
   note: z.string().optional(),
 });
@@ -84,17 +90,13 @@ export type ComputerResult = z.infer<typeof computerOutput>;
 
 export type ActionHandler = (context: TabToolContext, args: ComputerArgs) => Promise<ToolResponse<ComputerResult>>;
 
-async function screenshot(context: TabToolContext, args: ComputerArgs): Promise<ToolResponse<ComputerResult>> {
-  const base64 = await context.tab.screenshotBase64();
-  const { width, height } = context.tab.viewport;
-  const result: ComputerResult = { action: 'screenshot', ok: true, width, height };
-  if (args.save_to_disk) result.savedTo = await saveImage(context.options.outputDir, `tab${context.tab.id}-screenshot`, Buffer.from(base64, 'base64'));
-  const text = `Screenshot of tab ${context.tab.id}, ${width}x${height} at device pixel ratio 1.${result.savedTo ? ` Saved to ${result.savedTo}` : ''}`;
-  return { structured: result, text, images: [{ base64, mimeType: 'image/png' }] };
-}
-
-/** Action implementations; the computer issue's modules register the rest here. */
-export const actionHandlers: Partial<Record<ComputerArgs['action'], ActionHandler>> = { screenshot };
+/** Every action, by family (one module each under ./computer/). */
+export const actionHandlers: Record<ComputerArgs['action'], ActionHandler> = {
+  ...pointerHandlers,
+  ...scrollHandlers,
+  ...keyboardHandlers,
+  ...captureHandlers,
+};
 
 export const computerTool = defineTool({
   name: 'computer',

@@ -1,0 +1,59 @@
+// Key source actions for chords and for literal text.
+import type { Input } from 'webdriver-bidi-protocol';
+import { MODIFIER_VALUES, type Chord, type Modifier } from './keys.js';
+
+export const KEYBOARD_ID = 'fu-keyboard';
+const ENTER = '\uE007';
+const TAB = '\uE004';
+
+/** Presses one chord: modifiers down in order, the key, then everything up in reverse. */
+export function chordActions(chord: Chord): Input.KeySourceAction[] {
+  const actions: Input.KeySourceAction[] = [];
+  const mods = chord.modifiers.map((m) => MODIFIER_VALUES[m]);
+  for (const value of mods) actions.push({ type: 'keyDown', value });
+  if (chord.key !== null) actions.push({ type: 'keyDown', value: chord.key }, { type: 'keyUp', value: chord.key });
+  for (const value of [...mods].reverse()) actions.push({ type: 'keyUp', value });
+  return actions;
+}
+
+/**
+ * Splits text into what one key press each produces: whole grapheme clusters (Firefox takes an emoji with
+ * modifiers or joiners as one key value), with newlines as Enter and tabs as Tab.
+ */
+export function textKeys(text: string): string[] {
+  const keys: string[] = [];
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)) {
+    if (segment === '\n' || segment === '\r\n' || segment === '\r') keys.push(ENTER);
+    else if (segment === '\t') keys.push(TAB);
+    else keys.push(segment);
+  }
+  return keys;
+}
+
+export function typeActions(keys: string[]): Input.KeySourceAction[] {
+  return keys.flatMap((value): Input.KeySourceAction[] => [
+    { type: 'keyDown', value },
+    { type: 'keyUp', value },
+  ]);
+}
+
+export function keySource(actions: Input.KeySourceAction[]): Input.KeySourceActions {
+  return { type: 'key', id: KEYBOARD_ID, actions };
+}
+
+/**
+ * Holds `modifiers` for the length of another source's actions. BiDi runs the i-th action of every source in
+ * the same tick, so the key source presses during the first ticks, pauses, and releases after the last.
+ */
+export function withModifiers(source: Input.PointerSourceActions | Input.WheelSourceActions, modifiers: Modifier[]): Input.SourceActions[] {
+  if (modifiers.length === 0) return [source];
+  const values = modifiers.map((m) => MODIFIER_VALUES[m]);
+  const pauses = (n: number) => Array.from({ length: n }, () => ({ type: 'pause' as const }));
+  const keys: Input.KeySourceAction[] = [
+    ...values.map((value) => ({ type: 'keyDown' as const, value })),
+    ...pauses(source.actions.length),
+    ...[...values].reverse().map((value) => ({ type: 'keyUp' as const, value })),
+  ];
+  const padded = { ...source, actions: [...pauses(values.length), ...source.actions, ...pauses(values.length)] } as typeof source;
+  return [keySource(keys), padded];
+}

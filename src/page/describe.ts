@@ -1,0 +1,29 @@
+// Short descriptions of elements for action results and errors: role and name, and tag#id.class.
+import type { TargetSummary } from '../browser/page-types.js';
+import { nameOf as snapshotName } from './names.js';
+import { roleOf as snapshotRole } from './roles.js';
+
+/** The same role and name read_page shows, so a result and a snapshot line agree. */
+export function roleName(element: Element): { role: string; name: string } {
+  const role = snapshotRole(element) ?? 'generic';
+  return { role, name: snapshotName(element, role) };
+}
+
+/** tag#id.class "text", the way a person would point at it in devtools. */
+export function selectorOf(element: Element): string {
+  let out = element.localName;
+  if (element.id) out += `#${element.id}`;
+  const classes = [...element.classList].slice(0, 2);
+  if (classes.length) out += `.${classes.join('.')}`;
+  return out;
+}
+
+export function summarize(element: Element): TargetSummary {
+  return { ...roleName(element), selector: selectorOf(element) };
+}
+
+/** One line for messages: `button "Save" (button#save)`. */
+export function describe(element: Element): string {
+  const { role, name, selector } = summarize(element);
+  return `${role}${name ? ` "${name}"` : ''} (${selector})`;
+}

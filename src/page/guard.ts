@@ -1,0 +1,142 @@
+// The guard that runs before any input aimed at an element: resolved, visible, in view, and not covered.
+import type { AimResult, GuardArgs, PointArgs } from '../browser/page-types.js';
+import { describe, summarize } from './describe.js';
+import { PageError } from './errors.js';
+import { documentId, elementFor, localIdOf } from './registry.js';
+
+/** The element at a viewport point, looking into open shadow roots (elementFromPoint stops at the host). */
+export function deepElementFromPoint(x: number, y: number): Element | null {
+  let hit = document.elementFromPoint(x, y);
+  while (hit?.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  return hit;
+}
+
+/** The shadow-including parent: a shadow root's host stands in for the root. */
+function composedParent(node: Node): Node | null {
+  if (node.parentNode instanceof ShadowRoot) return node.parentNode.host;
+  return node.parentNode;
+}
+
+function composedContains(outer: Element, inner: Node): boolean {
+  for (let node: Node | null = inner; node; node = composedParent(node)) if (node === outer) return true;
+  return false;
+}
+
+/** Whether input at a point that hits `hit` reaches `target` (the target itself, inside it, or its label). */
+export function hitsTarget(hit: Element, target: Element): boolean {
+  if (composedContains(target, hit)) return true;
+  // The target sits inside a closed shadow root of the hit element, which is as deep as the page lets us see.
+  if (composedContains(hit, target) && hit.shadowRoot === null && target.getRootNode() instanceof ShadowRoot) return true;
+  const label = hit.closest('label');
+  return label !== null && label.control === target;
+}
+
+/** Why the element cannot be seen, or null when it can. */
+export function hiddenReason(element: Element): string | null {
+  if (element.closest('[inert]')) return 'it is inside an inert subtree';
+  const closedDetails = element.parentElement?.closest('details:not([open])');
+  if (closedDetails && !element.closest('summary')) return 'it is inside a closed <details>';
+  if (!element.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true } as CheckVisibilityOptions)) {
+    const style = getComputedStyle(element);
+    return style.visibility !== 'visible' && style.display !== 'none' ? 'it has visibility: hidden' : 'it (or an ancestor) is not rendered (display: none or hidden)';
+  }
+  const rect = element.getBoundingClientRect();
+  if (rect.width < 1 || rect.height < 1) return 'it has zero size';
+  return null;
+}
+
+function visibleRect(element: Element): DOMRect | null {
+  const vw = window.innerWidth;
+  const vh = window.innerHeight;
+  for (const rect of [...element.getClientRects(), element.getBoundingClientRect()]) {
+    const left = Math.max(0, rect.left);
+    const top = Math.max(0, rect.top);
+    const right = Math.min(vw, rect.right);
+    const bottom = Math.min(vh, rect.bottom);
+    if (right - left >= 1 && bottom - top >= 1) return new DOMRect(left, top, right - left, bottom - top);
+  }
+  return null;
+}
+
+/** Points to try, centre first: a banner over the middle of a wide button still leaves its ends clickable. */
+function candidatePoints(rect: DOMRect): Array<{ x: number; y: number }> {
+  const points = [{ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 }];
+  for (const fy of [0.5, 0.25, 0.75]) for (const fx of [0.25, 0.75, 0.5]) points.push({ x: rect.left + rect.width * fx, y: rect.top + rect.height * fy });
+  return points.map((p) => ({ x: Math.min(window.innerWidth - 1, Math.floor(p.x)), y: Math.min(window.innerHeight - 1, Math.floor(p.y)) }));
+}
+
+/** Resolves a ref's element, refusing hidden ones, and scrolls it into view when needed. */
+export function resolveVisible(args: GuardArgs): Element {
+  const element = elementFor(args.docId, args.localId);
+  const hidden = hiddenReason(element);
+  if (hidden) throw new PageError('ref_hidden', `${describe(element)} is hidden: ${hidden}. Nothing was done.`, { reason: hidden });
+  if (!visibleRect(element) || args.center) {
+    const rect = element.getBoundingClientRect();
+    const inside = rect.top >= 0 && rect.left >= 0 && rect.bottom <= window.innerHeight && rect.right <= window.innerWidth;
+    if (!inside) element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  }
+  return element;
+}
+
+/** Where to aim at the element behind a ref, after the guard: or ref_hidden / target_occluded, nothing dispatched. */
+export function aimAtRef(args: GuardArgs): AimResult {
+  const element = resolveVisible({ ...args, center: true });
+  const rect = visibleRect(element);
+  if (!rect) throw new PageError('ref_hidden', `${describe(element)} could not be brought into view. Nothing was done.`, { reason: 'out of view' });
+  let firstHit: Element | null = null;
+  for (const point of candidatePoints(rect)) {
+    const hit = deepElementFromPoint(point.x, point.y);
+    if (hit && hitsTarget(hit, element)) return { point, target: summarize(element), docId: documentId };
+    firstHit ??= hit;
+  }
+  const cover = firstHit ? describe(firstHit) : 'nothing (the point is outside the document)';
+  throw new PageError('target_occluded', `${describe(element)} is covered by ${cover}; nothing was dispatched. Close or scroll away what covers it first.`, {
+    covered_by: cover,
+  });
+}
+
+/** What lies at a coordinate, for coordinate-aimed actions. */
+export function aimAtPoint(args: PointArgs): AimResult {
+  const hit = deepElementFromPoint(args.x, args.y);
+  return {
+    point: { x: args.x, y: args.y },
+    target: hit ? summarize(hit) : undefined,
+    frame: hit?.localName === 'iframe' || hit?.localName === 'frame' ? true : undefined,
+    docId: documentId,
+  };
+}
+
+/** Brings a ref's element into view (scroll_to) and says where it is now. */
+export function scrollRefIntoView(args: GuardArgs): AimResult {
+  const element = resolveVisible({ ...args, center: true });
+  const rect = element.getBoundingClientRect();
+  return {
+    point: { x: Math.round(rect.left + rect.width / 2), y: Math.round(rect.top + rect.height / 2) },
+    target: summarize(element),
+    docId: documentId,
+  };
+}
+
+/** Test and bench helper: the local id of the first element matching a selector (a stand-in ref source). */
+export function localIdForSelector(args: { selector: string }): { docId: string; localId: number } | null {
+  const element = document.querySelector(args.selector);
+  return element ? { docId: documentId, localId: localIdOf(element) } : null;
+}
+
+/** Element for a ref or the element at a point, for the delivery and scroll probes. */
+export function targetOf(args: { ref?: GuardArgs; point?: { x: number; y: number } }): Element | null {
+  if (args.ref) return elementFor(args.ref.docId, args.ref.localId);
+  if (args.point) return deepElementFromPoint(args.point.x, args.point.y);
+  return document.activeElement;
+}
+
+/** Test and bench helper: the text (or value) of the first element matching a selector. */
+export function textOfSelector(args: { selector: string }): string | null {
+  const element = document.querySelector(args.selector);
+  if (!element) return null;
+  return element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement ? element.value : (element.textContent ?? '');
+}

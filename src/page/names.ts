@@ -1,0 +1,219 @@
+// Accessible names and the states shown after them, following the order of the accname spec in a simplified form:
+// aria-labelledby, aria-label, native labels (label, alt, legend, caption), content for roles named by content,
+// then title and placeholder.
+import { BLOCK_TAGS, NAME_FROM_CONTENT, SKIPPED_TAGS } from './roles.js';
+
+export const NAME_LIMIT = 100;
+
+export function squash(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+export function clip(text: string, limit = NAME_LIMIT): string {
+  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
+}
+
+function byIds(element: Element, attr: string): Element[] {
+  const ids = element.getAttribute(attr)?.trim();
+  if (!ids) return [];
+  const root = element.getRootNode() as Document | ShadowRoot;
+  const found: Element[] = [];
+  for (const id of ids.split(/\s+/)) {
+    const target = root.getElementById?.(id) ?? element.ownerDocument.getElementById(id);
+    if (target) found.push(target);
+  }
+  return found;
+}
+
+/** Text of a subtree as a name: text nodes, alt of images, aria-label of parts; hidden parts left out. */
+export function textOf(node: Node, budget = 400): string {
+  let out = '';
+  const walk = (current: Node): void => {
+    if (out.length > budget) return;
+    if (current.nodeType === Node.TEXT_NODE) {
+      out += current.nodeValue ?? '';
+      return;
+    }
+    if (current.nodeType !== Node.ELEMENT_NODE) return;
+    const element = current as Element;
+    if (SKIPPED_TAGS.has(element.localName) || element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('hidden')) return;
+    const label = element.getAttribute('aria-label');
+    if (label) {
+      out += ` ${label} `;
+      return;
+    }
+    if (element.localName === 'img' || (element.localName === 'input' && (element as HTMLInputElement).type === 'image')) {
+      out += element.getAttribute('alt') ?? '';
+      return;
+    }
+    if (element.localName === 'input' || element.localName === 'select' || element.localName === 'textarea') {
+      out += ` ${fieldValue(element) ?? ''} `;
+      return;
+    }
+    const block = BLOCK_TAGS.has(element.localName);
+    if (block) out += ' ';
+    const shadow = (element as HTMLElement).shadowRoot;
+    if (element.localName === 'slot' && (element as HTMLSlotElement).assignedNodes().length) {
+      for (const child of (element as HTMLSlotElement).assignedNodes({ flatten: true })) walk(child);
+    } else {
+      for (let child = (shadow ?? element).firstChild; child; child = child.nextSibling) walk(child);
+    }
+    if (block) out += ' ';
+  };
+  walk(node);
+  return squash(out);
+}
+
+/** The accessible name of an element with the given role ('' when it has none). */
+export function nameOf(element: Element, role: string): string {
+  const labelledBy = byIds(element, 'aria-labelledby');
+  if (labelledBy.length) return clip(squash(labelledBy.map((target) => textOf(target)).join(' ')));
+  const label = element.getAttribute('aria-label');
+  if (label && label.trim()) return clip(squash(label));
+  const native = nativeName(element);
+  if (native) return clip(native);
+  if (NAME_FROM_CONTENT.has(role) || role === 'iframe') {
+    const text = textOf(element);
+    if (text) return clip(text);
+  }
+  const title = element.getAttribute('title');
+  if (title && title.trim()) return clip(squash(title));
+  const placeholder = element.getAttribute('placeholder') ?? element.getAttribute('aria-placeholder');
+  if (placeholder && placeholder.trim()) return clip(squash(placeholder));
+  return '';
+}
+
+function nativeName(element: Element): string {
+  const tag = element.localName;
+  if (tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'meter' || tag === 'progress' || tag === 'output') {
+    const control = element as HTMLInputElement;
+    if (tag === 'input' && ['button', 'submit', 'reset'].includes(control.type)) {
+      return squash(control.value || (control.type === 'submit' ? 'Submit' : control.type === 'reset' ? 'Reset' : ''));
+    }
+    if (tag === 'input' && control.type === 'image') return squash(control.alt || control.value || 'Submit');
+    const labels = control.labels;
+    if (labels && labels.length) {
+      return squash([...labels].map((label) => labelText(label, element)).join(' '));
+    }
+    return '';
+  }
+  if (tag === 'img' || tag === 'area') return squash(element.getAttribute('alt') ?? '');
+  if (tag === 'fieldset') {
+    const legend = element.querySelector(':scope > legend');
+    return legend ? textOf(legend) : '';
+  }
+  if (tag === 'table') {
+    const caption = (element as HTMLTableElement).caption;
+    return caption ? textOf(caption) : '';
+  }
+  if (tag === 'figure') {
+    const caption = element.querySelector(':scope > figcaption');
+    return caption ? textOf(caption) : '';
+  }
+  if (tag === 'svg') {
+    const title = element.querySelector(':scope > title');
+    return title ? squash(title.textContent ?? '') : '';
+  }
+  if (tag === 'iframe' || tag === 'frame') return squash(element.getAttribute('title') ?? element.getAttribute('name') ?? '');
+  return '';
+}
+
+/** A label's text without the value of the control it wraps. */
+function labelText(label: HTMLLabelElement, control: Element): string {
+  let out = '';
+  const walk = (node: Node): void => {
+    if (node === control) return;
+    if (node.nodeType === Node.TEXT_NODE) out += node.nodeValue ?? '';
+    else if (node.nodeType === Node.ELEMENT_NODE && !SKIPPED_TAGS.has((node as Element).localName)) {
+      for (let child = node.firstChild; child; child = child.nextSibling) walk(child);
+    }
+  };
+  walk(label);
+  return squash(out);
+}
+
+/** The value a form field shows, or null for none; never the value of a password field. */
+export function fieldValue(element: Element): string | null {
+  const tag = element.localName;
+  if (tag === 'input') {
+    const input = element as HTMLInputElement;
+    if (['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'hidden', 'password'].includes(input.type)) return null;
+    if (input.type === 'file') return input.files && input.files.length ? [...input.files].map((file) => file.name).join(', ') : null;
+    return input.value;
+  }
+  if (tag === 'textarea') return (element as HTMLTextAreaElement).value;
+  if (tag === 'select') {
+    const select = element as HTMLSelectElement;
+    const chosen = [...select.selectedOptions].map((option) => squash(option.label || option.text));
+    return chosen.join(', ');
+  }
+  if ((element as HTMLElement).isContentEditable) return squash((element as HTMLElement).innerText ?? element.textContent ?? '');
+  const now = element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow');
+  return now;
+}
+
+/** States shown after the name, e.g. ` [checked] [expanded=false]`. */
+export function statesOf(element: Element, role: string): string {
+  let out = '';
+  const aria = (name: string) => element.getAttribute(name);
+  if (role === 'heading') {
+    const level = aria('aria-level') ?? (/^h([1-6])$/.exec(element.localName)?.[1] ?? null);
+    if (level) out += ` [level=${level}]`;
+  }
+  const tag = element.localName;
+  if (tag === 'input' && ((element as HTMLInputElement).type === 'checkbox' || (element as HTMLInputElement).type === 'radio')) {
+    const input = element as HTMLInputElement;
+    if (input.indeterminate) out += ' [checked=mixed]';
+    else if (input.checked) out += ' [checked]';
+  } else {
+    const checked = aria('aria-checked');
+    if (checked === 'true') out += ' [checked]';
+    else if (checked === 'mixed') out += ' [checked=mixed]';
+  }
+  const expanded = aria('aria-expanded');
+  if (expanded === 'true') out += ' [expanded]';
+  else if (expanded === 'false') out += ' [expanded=false]';
+  else if (tag === 'details') out += (element as HTMLDetailsElement).open ? ' [expanded]' : ' [expanded=false]';
+  if (aria('aria-selected') === 'true' || (tag === 'option' && (element as HTMLOptionElement).selected)) out += ' [selected]';
+  const pressed = aria('aria-pressed');
+  if (pressed === 'true') out += ' [pressed]';
+  else if (pressed === 'mixed') out += ' [pressed=mixed]';
+  if (aria('aria-current') && aria('aria-current') !== 'false') out += ' [current]';
+  if (aria('aria-disabled') === 'true' || (element as HTMLInputElement).disabled === true) out += ' [disabled]';
+  if (aria('aria-required') === 'true' || (element as HTMLInputElement).required === true) out += ' [required]';
+  if (aria('aria-invalid') === 'true') out += ' [invalid]';
+  if (aria('aria-readonly') === 'true' || ((tag === 'input' || tag === 'textarea') && (element as HTMLInputElement).readOnly)) out += ' [readonly]';
+  if (aria('aria-haspopup') && aria('aria-haspopup') !== 'false') out += ` [haspopup=${aria('aria-haspopup') === 'true' ? 'menu' : aria('aria-haspopup')}]`;
+  if (tag === 'input' && (element as HTMLInputElement).type === 'password') out += ' [password]';
+  if (tag === 'input' && (element as HTMLInputElement).type === 'file') out += ' [type=file]';
+  if (role === 'textbox' && tag === 'textarea') out += ' [multiline]';
+  if (role === 'link') {
+    const href = element.getAttribute('href');
+    if (href) out += ` [url=${shortUrl(href, (element as HTMLAnchorElement).href)}]`;
+  }
+  if (element.ownerDocument.activeElement === element && role !== 'iframe') out += ' [focused]';
+  return out;
+}
+
+/** A link target kept short: same-origin as a path, others as origin + path, long ones clipped. */
+function shortUrl(raw: string, resolved: string): string {
+  if (raw.startsWith('#') || raw.startsWith('javascript:') || raw.startsWith('mailto:')) return clip(raw, 60);
+  try {
+    const url = new URL(resolved);
+    const here = location.origin;
+    const text = url.origin === here ? `${url.pathname}${url.search}${url.hash}` : `${url.host}${url.pathname === '/' ? '' : url.pathname}${url.search}`;
+    return clip(text, 60);
+  } catch {
+    return clip(raw, 60);
+  }
+}
+
+/** `"…"` with the quotes inside escaped. */
+export function quote(text: string): string {
+  return `"${defang(text).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/** Page text must never look like a ref the server would rewrite or an agent would trust. */
+export function defang(text: string): string {
+  return text.replace(/\[ref=/gi, '(ref=');
+}

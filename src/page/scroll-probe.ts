@@ -1,0 +1,54 @@
+// Measures how far a wheel action moved things: every scrollable box under the point, before and after.
+import type { ScrollReport } from '../browser/page-types.js';
+import { describe } from './describe.js';
+import { deepElementFromPoint } from './guard.js';
+
+interface Probe {
+  boxes: Array<{ element: Element; left: number; top: number }>;
+}
+
+const probes = new Map<string, Probe>();
+
+function scrollChain(start: Element | null): Element[] {
+  const chain: Element[] = [];
+  for (let node: Element | null = start; node; node = node.parentElement ?? ((node.parentNode as ShadowRoot | null)?.host ?? null)) {
+    if (node.scrollHeight > node.clientHeight || node.scrollWidth > node.clientWidth) chain.push(node);
+  }
+  const root = document.scrollingElement;
+  if (root && !chain.includes(root)) chain.push(root);
+  return chain;
+}
+
+export function armScrollProbe(args: { token: string; x: number; y: number }): { boxes: number } {
+  const boxes = scrollChain(deepElementFromPoint(args.x, args.y)).map((element) => ({ element, left: element.scrollLeft, top: element.scrollTop }));
+  probes.set(args.token, { boxes });
+  return { boxes: boxes.length };
+}
+
+const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+
+/** After the wheel: waits for positions to settle (a frame or two), then reports the box that moved most. */
+export async function readScrollProbe(args: { token: string }): Promise<ScrollReport> {
+  const probe = probes.get(args.token);
+  probes.delete(args.token);
+  if (!probe) return { found: false, dx: 0, dy: 0 };
+  // Wheel scrolling lands over several frames; wait until three frames in a row show no movement (max ~0.5 s).
+  let last = '';
+  let still = 0;
+  for (let i = 0; i < 30 && still < 3; i++) {
+    const now = probe.boxes.map((b) => `${b.element.scrollLeft},${b.element.scrollTop}`).join(';');
+    still = now === last ? still + 1 : 0;
+    last = now;
+    await frame();
+  }
+  let best: ScrollReport = { found: true, dx: 0, dy: 0 };
+  for (const box of probe.boxes) {
+    const dx = Math.round(box.element.scrollLeft - box.left);
+    const dy = Math.round(box.element.scrollTop - box.top);
+    if (Math.abs(dx) + Math.abs(dy) > Math.abs(best.dx) + Math.abs(best.dy)) {
+      const page = box.element === document.scrollingElement;
+      best = { found: true, dx, dy, box: page ? 'the page' : describe(box.element), page };
+    }
+  }
+  return best;
+}

@@ -1,0 +1,278 @@
+// The tree walk behind read_page and deltas: one line per element with a role, text runs between them, wrappers
+// folded away. Lines carry page-local ids as `[ref=#N]`; the server rewrites them to global refs.
+import type { SnapshotHint } from '../browser/page-types.js';
+import { clip, defang, fieldValue, nameOf, quote, squash, statesOf } from './names.js';
+import { localIdOf } from './registry.js';
+import { BLOCK_TAGS, COLLECTION_ITEMS, INTERACTIVE, LANDMARKS, NAME_FROM_CONTENT, SKIPPED_TAGS, roleOf } from './roles.js';
+
+export type WalkMode = 'visible' | 'all' | 'interactive';
+
+export interface WalkOptions {
+  mode: WalkMode;
+  /** Deepest line depth to render (0 = only the root lines). */
+  depth?: number;
+  /** Budget for the rendered lines, in characters. */
+  maxChars: number;
+}
+
+interface Flags {
+  /** Text here is already part of a name (a button's label, a label's text): do not repeat it. */
+  quiet: boolean;
+  /** Inside an element named by its content: show only controls and frames. */
+  onlyControls: boolean;
+  /** The parent is visibility:hidden, so its own text is not shown. */
+  hiddenText: boolean;
+  /** Out-of-viewport checks do not apply (a subtree asked for by ref). */
+  anywhere: boolean;
+}
+
+interface Pending {
+  line: string;
+  depth: number;
+  emitted: boolean;
+}
+
+const TEXT_LIMIT = 200;
+/** Characters a server ref (`ref_1234`) may add over a local placeholder (`#12`). */
+const REF_SLACK = 5;
+
+/** Open shadow roots, and closed ones where the sandbox is allowed to see them. */
+export function shadowOf(element: Element): ShadowRoot | null {
+  const privileged = (element as Element & { openOrClosedShadowRoot?: ShadowRoot | null }).openOrClosedShadowRoot;
+  return privileged ?? element.shadowRoot ?? null;
+}
+
+/** Children in the composed (rendered) order: a shadow root replaces light children, a slot shows what it was given. */
+export function composedChildren(node: Node): ArrayLike<Node> {
+  if (node.nodeType === Node.ELEMENT_NODE) {
+    const element = node as Element;
+    const shadow = shadowOf(element);
+    if (shadow) return shadow.childNodes;
+    if (element.localName === 'slot') {
+      const assigned = (element as HTMLSlotElement).assignedNodes({ flatten: true });
+      if (assigned.length) return assigned;
+    }
+  }
+  return node.childNodes;
+}
+
+/** How many lines a subtree would give, cheaply (no styles, no names): for "N more" counts. */
+export function countLines(node: Node): number {
+  let count = 0;
+  const children = composedChildren(node);
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (child.nodeType !== Node.ELEMENT_NODE) continue;
+    const element = child as Element;
+    if (SKIPPED_TAGS.has(element.localName) || element.getAttribute('aria-hidden') === 'true') continue;
+    if (roleOf(element)) count++;
+    if (element.localName !== 'iframe') count += countLines(element);
+  }
+  return count;
+}
+
+export class SnapshotWalker {
+  readonly lines: string[] = [];
+  readonly frames: { line: number; id: number; depth: number }[] = [];
+  readonly hints: SnapshotHint[] = [];
+  chars = 0;
+  full = false;
+  omitted = 0;
+  above = 0;
+  below = 0;
+  deeper = 0;
+  private hintDepth = Infinity;
+  private text = '';
+  private textDepth = 0;
+  private readonly pending: Pending[] = [];
+  private readonly top: number;
+  private readonly bottom: number;
+
+  constructor(readonly options: WalkOptions) {
+    const margin = Math.max(100, Math.round(window.innerHeight / 4));
+    this.top = -margin;
+    this.bottom = window.innerHeight + margin;
+  }
+
+  /** Renders a subtree root's children (the document body) at depth 0. */
+  walkChildren(node: Node, anywhere = false): void {
+    this.visitChildren(node, 0, { quiet: false, onlyControls: false, hiddenText: false, anywhere });
+    this.flushText();
+  }
+
+  /** Renders one element and its subtree as a root line at depth 0. */
+  walkElement(element: Element): void {
+    this.visitElement(element, 0, { quiet: false, onlyControls: false, hiddenText: false, anywhere: true });
+    this.flushText();
+  }
+
+  /** After a root element, the items of the same collection that follow it (paging a long table or list). */
+  walkFollowing(element: Element): void {
+    if (!COLLECTION_ITEMS.has(roleOf(element) ?? '')) return;
+    for (let next = element.nextElementSibling; next; next = next.nextElementSibling) this.walkElement(next);
+  }
+
+  private visitChildren(node: Node, depth: number, flags: Flags): void {
+    const children = composedChildren(node);
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i]!;
+      if (child.nodeType === Node.TEXT_NODE) {
+        if (!flags.quiet && !flags.hiddenText && !this.full && this.options.mode !== 'interactive') {
+          const value = child.nodeValue;
+          if (value && value.trim()) {
+            if (this.text && this.textDepth !== depth) this.flushText();
+            this.text += value;
+            this.textDepth = depth;
+          } else if (value && this.text) {
+            this.text += ' ';
+          }
+        }
+      } else if (child.nodeType === Node.ELEMENT_NODE) {
+        this.visitElement(child as Element, depth, flags);
+      }
+    }
+  }
+
+  private visitElement(element: Element, depth: number, flags: Flags): void {
+    const tag = element.localName;
+    if (SKIPPED_TAGS.has(tag) || element.getAttribute('aria-hidden') === 'true') return;
+    const style = getComputedStyle(element);
+    if (style.display === 'none') return;
+    if (this.full) {
+      this.skipWhenFull(element, depth);
+      return;
+    }
+    if (!flags.anywhere && this.options.mode !== 'all' && !this.inBand(element)) return;
+    const role = roleOf(element);
+    const childFlags: Flags = { ...flags, hiddenText: style.visibility !== 'visible' };
+    if (!role || (flags.onlyControls && !INTERACTIVE.has(role) && role !== 'iframe')) {
+      const block = BLOCK_TAGS.has(tag);
+      if (block) this.flushText();
+      if ((tag === 'label' && (element as HTMLLabelElement).control) || tag === 'legend' || tag === 'figcaption' || tag === 'caption') childFlags.quiet = true;
+      this.visitChildren(element, depth, childFlags);
+      if (block) this.flushText();
+      return;
+    }
+    this.flushText();
+    if (style.visibility !== 'visible') {
+      this.visitChildren(element, depth, childFlags);
+      return;
+    }
+    if (this.options.depth !== undefined && depth > this.options.depth) {
+      this.deeper += 1 + countLines(element);
+      return;
+    }
+    const interactiveMode = this.options.mode === 'interactive';
+    if (interactiveMode && !INTERACTIVE.has(role) && role !== 'iframe') {
+      if (!LANDMARKS.has(role)) {
+        this.visitChildren(element, depth, childFlags);
+        return;
+      }
+      const pending: Pending = { line: this.render(element, role), depth, emitted: false };
+      this.pending.push(pending);
+      this.visitChildren(element, depth + 1, childFlags);
+      this.pending.pop();
+      return;
+    }
+    if (!this.emit(this.render(element, role), depth)) {
+      this.recordOmitted(element, role, depth);
+      return;
+    }
+    if (role === 'iframe') {
+      this.frames.push({ line: this.lines.length - 1, id: localIdOf(element), depth: depth + 1 });
+      return;
+    }
+    if (tag === 'select' && role === 'combobox') return;
+    if (tag === 'details' && !(element as HTMLDetailsElement).open) {
+      const summary = element.querySelector(':scope > summary');
+      if (summary) this.visitElement(summary, depth + 1, childFlags);
+      return;
+    }
+    if (tag === 'input' || tag === 'textarea') return;
+    if (NAME_FROM_CONTENT.has(role)) {
+      childFlags.quiet = true;
+      childFlags.onlyControls = true;
+    }
+    this.visitChildren(element, depth + 1, childFlags);
+    this.flushText();
+  }
+
+  /** False (and counted above/below) when the element lies wholly outside the viewport and its margin. */
+  private inBand(element: Element): boolean {
+    const rect = element.getBoundingClientRect();
+    if (rect.width === 0 && rect.height === 0) return true;
+    if (rect.bottom < this.top) {
+      this.above += (roleOf(element) ? 1 : 0) + countLines(element);
+      return false;
+    }
+    if (rect.top > this.bottom) {
+      this.below += (roleOf(element) ? 1 : 0) + countLines(element);
+      return false;
+    }
+    return true;
+  }
+
+  /** The line of one element, without indentation. */
+  render(element: Element, role: string): string {
+    const name = nameOf(element, role);
+    let line = `- ${role}${name ? ` ${quote(name)}` : ''} [ref=#${localIdOf(element)}]${statesOf(element, role)}`;
+    if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider' || role === 'file' || role === 'listbox') {
+      const value = fieldValue(element);
+      if (value) line += ` [value=${quote(clip(value, 120))}]`;
+    }
+    return line;
+  }
+
+  /** Adds a line if the budget allows; false when it does not (the walk is then full). */
+  private emit(line: string, depth: number): boolean {
+    for (const pending of this.pending) {
+      if (pending.emitted) continue;
+      if (!this.fits(pending.line, pending.depth)) return false;
+      this.push(pending.line, pending.depth);
+      pending.emitted = true;
+    }
+    if (!this.fits(line, depth)) return false;
+    this.push(line, depth);
+    return true;
+  }
+
+  private fits(line: string, depth: number): boolean {
+    const cost = depth * 2 + line.length + 1 + (line.includes('[ref=#') ? REF_SLACK : 0);
+    if (this.chars + cost <= this.options.maxChars) return true;
+    this.full = true;
+    return false;
+  }
+
+  private push(line: string, depth: number): void {
+    const text = `${'  '.repeat(depth)}${line}`;
+    this.lines.push(text);
+    this.chars += text.length + 1 + (line.includes('[ref=#') ? REF_SLACK : 0);
+  }
+
+  private flushText(): void {
+    if (!this.text) return;
+    const text = squash(this.text);
+    this.text = '';
+    if (!text || this.full) return;
+    const line = `- text: ${defang(clip(text, TEXT_LIMIT))}`;
+    if (!this.emit(line, this.textDepth)) this.omitted++;
+  }
+
+  /** Past the budget: count what is left and remember the first thing cut at each shallower level as a hint. */
+  private skipWhenFull(element: Element, depth: number): void {
+    const role = roleOf(element);
+    if (!role) {
+      this.visitChildren(element, depth, { quiet: true, onlyControls: false, hiddenText: true, anywhere: true });
+      return;
+    }
+    this.recordOmitted(element, role, depth);
+  }
+
+  private recordOmitted(element: Element, role: string, depth: number): void {
+    this.omitted += 1 + (role === 'iframe' ? 0 : countLines(element));
+    if (depth < this.hintDepth && this.hints.length < 6) {
+      this.hintDepth = depth;
+      this.hints.push({ id: localIdOf(element), role, name: clip(nameOf(element, role), 40), continues: COLLECTION_ITEMS.has(role) });
+    }
+  }
+}

@@ -1,0 +1,45 @@
+// read_page on the page side: a snapshot of this frame's document (or of one subtree), within a character budget.
+import type { ElementSummary, PageSnapshot } from '../browser/page-types.js';
+import { nameOf } from './names.js';
+import { documentId, elementFor } from './registry.js';
+import { roleOf } from './roles.js';
+import { SnapshotWalker, type WalkMode } from './snapshot-walk.js';
+
+export interface SnapshotArgs {
+  mode: WalkMode;
+  depth?: number;
+  maxChars: number;
+  /** A subtree to read instead of the whole document (from `ref_id`). */
+  root?: { docId: string; id: number };
+}
+
+export function snapshot(args: SnapshotArgs): PageSnapshot {
+  const walker = new SnapshotWalker({ mode: args.mode, depth: args.depth, maxChars: args.maxChars });
+  if (args.root) {
+    const root = elementFor(args.root.docId, args.root.id);
+    walker.walkElement(root);
+    walker.walkFollowing(root);
+  } else {
+    walker.walkChildren(document.body ?? document.documentElement);
+  }
+  return {
+    docId: documentId,
+    url: location.href,
+    title: document.title,
+    lines: walker.lines,
+    frames: walker.frames,
+    truncated: walker.full,
+    omitted: walker.omitted,
+    above: walker.above,
+    below: walker.below,
+    deeper: walker.deeper,
+    hints: walker.hints,
+  };
+}
+
+/** Checks that a ref's element still exists here and says what it is (throws ref_stale otherwise). */
+export function describeRef(args: { docId: string; id: number }): ElementSummary {
+  const element = elementFor(args.docId, args.id);
+  const role = roleOf(element) ?? 'generic';
+  return { role, name: nameOf(element, role) };
+}

@@ -1,0 +1,73 @@
+// The few hundred characters an action answers with: what was done to what, whether it arrived, what changed.
+import type { ActionPreparation, TargetSummary } from '../../browser/page-types.js';
+import type { Point } from '../../browser/input/pointer.js';
+import type { ComputerResult } from '../computer.js';
+import type { ToolResponse } from '../tool.js';
+import type { Dispatched } from './run.js';
+
+export function summaryText(summary: TargetSummary | undefined): string {
+  if (!summary) return 'nothing';
+  return `${summary.role}${summary.name ? ` "${summary.name}"` : ''}`;
+}
+
+export interface Outcome {
+  action: string;
+  ref?: string;
+  target?: TargetSummary;
+  point?: Point;
+  preparation: ActionPreparation;
+  dispatched: Dispatched;
+  /** Extra sentence(s) for the text, e.g. how far a scroll moved. */
+  details?: string[];
+  extra?: Partial<ComputerResult>;
+  /** Whether delivery is meaningful for this action (false for events that go into a frame). */
+  checkDelivery?: boolean;
+}
+
+export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
+  const { dispatched, preparation } = outcome;
+  const report = dispatched.conclusion?.delivery;
+  const result: ComputerResult = { action: outcome.action, ok: true, ...outcome.extra };
+  if (outcome.ref || outcome.target) {
+    result.target = { ...(outcome.ref ? { ref: outcome.ref } : {}), ...(outcome.target ? { role: outcome.target.role, name: outcome.target.name } : {}) };
+  }
+  const lines: string[] = [];
+  const at = outcome.point ? ` at (${Math.round(outcome.point.x)}, ${Math.round(outcome.point.y)})` : '';
+  let head = `${outcome.action}${outcome.ref ? ` ${outcome.ref}` : ''} on ${summaryText(outcome.target)}${at}`;
+  const navigated = report ? !report.found : dispatched.conclusion === null && !dispatched.dialog;
+  if (outcome.checkDelivery !== false && report?.found) {
+    result.delivered = report.delivered;
+    head += report.delivered ? ': delivered.' : `: NOT delivered to the target (saw ${report.seen.join(', ') || 'nothing'} there${report.stray?.length ? `; ${report.stray.join(', ')} elsewhere` : ''}).`;
+  } else {
+    head += '.';
+  }
+  lines.push(head);
+  lines.push(...(outcome.details ?? []));
+  if (dispatched.dialog) {
+    result.note = dispatched.dialog;
+    lines.push(`Then ${dispatched.dialog}.`);
+  }
+  if (report && report.url !== preparation.url) {
+    result.url = report.url;
+    lines.push(`URL now ${report.url}`);
+  }
+  if (report && report.title !== preparation.title) {
+    result.title = report.title;
+    lines.push(`Title now "${report.title}"`);
+  }
+  const delta = dispatched.delta;
+  if (delta?.opened_popup) {
+    const popup = delta.opened_popup;
+    result.opened_popup = popup;
+    lines.push(`Opened ${popup.role} "${popup.name}" [ref=${popup.ref}]${popup.items.length ? ` with ${popup.items.length} items` : ''}.`);
+  }
+  if (delta?.delta) {
+    result.delta = delta.delta;
+    lines.push(delta.navigated ? 'A new document loaded (earlier refs are stale); its snapshot:' : 'Changes:', delta.delta);
+  } else if (delta && !delta.navigated) {
+    lines.push('No change on the page.');
+  } else if (navigated && report) {
+    lines.push('A new document loaded; earlier refs of this page are stale.');
+  }
+  return { structured: result, text: lines.join('\n') };
+}

@@ -1,0 +1,59 @@
+// scroll: wheel notches over a point (so the box under it moves), measured; scroll_to: a ref brought into view.
+import type { AimResult } from '../../browser/page-types.js';
+import { parseModifiers } from '../../browser/input/keys.js';
+import { withModifiers } from '../../browser/input/keyboard.js';
+import { NOTCH_PX, wheelSource } from '../../browser/input/wheel.js';
+import { ToolError } from '../../errors.js';
+import type { ActionHandler } from '../computer.js';
+import { actionResult, summaryText } from './result.js';
+import { aim, dispatch, newToken, type Probes } from './run.js';
+
+const WHEEL: Probes = { watch: ['wheel'], need: ['wheel'], scrollProbe: true };
+
+const scroll: ActionHandler = async (context, args) => {
+  if (!args.scroll_direction) throw new ToolError('invalid_arguments', 'scroll_direction: required by scroll (up, down, left or right).', { field: 'scroll_direction' });
+  const notches = args.scroll_amount ?? 3;
+  const modifiers = parseModifiers(args.modifiers);
+  const token = newToken();
+  // Firefox delivers wheel events to a background (hidden) tab but does not scroll it: bring the tab forward.
+  await context.tab.race(context.tab.bidi.send('browsingContext.activate', { context: context.tab.context }, { timeout: context.tab.timeouts.action }));
+  const target = await aim(context, args, token, WHEEL);
+  const actions = withModifiers(wheelSource(target.point, args.scroll_direction, notches), modifiers);
+  const dispatched = await dispatch(context, target, actions, { token, need: WHEEL.need, scrollProbe: true });
+  context.tab.pointer = { ...target.point };
+  const moved = dispatched.conclusion?.scroll;
+  const details: string[] = [];
+  let extra = {};
+  if (moved?.found) {
+    const distance = Math.abs(moved.dx) + Math.abs(moved.dy);
+    details.push(
+      distance === 0
+        ? `Nothing scrolled (${notches} x ${NOTCH_PX} px ${args.scroll_direction}): the boxes under the point are already at their end.`
+        : `Scrolled ${moved.box} by ${moved.dx ? `x ${moved.dx}` : ''}${moved.dx && moved.dy ? ', ' : ''}${moved.dy ? `y ${moved.dy}` : ''} px.`,
+    );
+    extra = { scrolled: { x: moved.dx, y: moved.dy } };
+  }
+  return actionResult({
+    action: 'scroll',
+    ref: target.ref,
+    target: target.preparation.aim?.target,
+    point: target.point,
+    preparation: target.preparation,
+    dispatched,
+    checkDelivery: !target.preparation.aim?.frame,
+    details,
+    extra,
+  });
+};
+
+const scrollTo: ActionHandler = async (context, args) => {
+  if (!args.ref) throw new ToolError('invalid_arguments', 'ref: scroll_to needs a ref (from read_page or find).', { field: 'ref' });
+  if (args.coordinate) throw new ToolError('invalid_arguments', 'coordinate: scroll_to takes a ref only.', { field: 'coordinate' });
+  const { tab, browserNow } = context;
+  const target = browserNow.refs.lookup(args.ref, tab.id);
+  const where = await tab.callPage<AimResult>('scrollRefIntoView', { docId: target.docId, localId: target.localId }, { context: target.frameContext, write: true });
+  const structured = { action: 'scroll_to', ok: true, target: { ref: args.ref, role: where.target?.role, name: where.target?.name } };
+  return { structured, text: `scroll_to ${args.ref}: ${summaryText(where.target)} is in view, centre at (${where.point.x}, ${where.point.y}).` };
+};
+
+export const scrollHandlers = { scroll, scroll_to: scrollTo } satisfies Record<string, ActionHandler>;

@@ -1,0 +1,42 @@
+// A stand-in ref source for tests and the benchmark (FIREFOX_USE_TEST_TOOLS=1 only): the ref of the first
+// element matching a CSS selector, issued through the same registry read_page and find use.
+import { z } from 'zod';
+import { ToolError } from '../../errors.js';
+import { defineTool, tabIdField } from '../tool.js';
+
+export const testRefTool = defineTool({
+  name: 'test_ref_for_selector',
+  title: 'Ref for a CSS selector (tests only)',
+  description: 'Test helper: issues the ref of the first element matching selector, optionally inside the n-th child frame.',
+  scope: 'tab',
+  enabled: () => process.env['FIREFOX_USE_TEST_TOOLS'] === '1',
+  input: z.strictObject({ tabId: tabIdField, selector: z.string().min(1), frame: z.number().int().min(0).optional() }),
+  output: z.object({ ref: z.string() }),
+  annotations: { readOnlyHint: true },
+  async handler(context, args) {
+    const { tab, browserNow } = context;
+    const frameContext = args.frame === undefined ? tab.context : browserNow.childContexts(tab.context)[args.frame]?.id;
+    if (!frameContext) throw new ToolError('not_found', `No frame ${args.frame} in tab ${tab.id}.`);
+    const found = await tab.callPage<{ docId: string; localId: number } | null>('localIdForSelector', { selector: args.selector }, { context: frameContext });
+    if (!found) throw new ToolError('not_found', `Nothing matches ${args.selector}.`);
+    return { structured: { ref: browserNow.refs.refFor(tab.id, frameContext, found.docId, found.localId) } };
+  },
+});
+
+export const testTextTool = defineTool({
+  name: 'test_text_of_selector',
+  title: 'Text of a CSS selector (tests only)',
+  description: 'Test helper: the text content (or value of a field) of the first element matching selector.',
+  scope: 'tab',
+  enabled: () => process.env['FIREFOX_USE_TEST_TOOLS'] === '1',
+  input: z.strictObject({ tabId: tabIdField, selector: z.string().min(1), frame: z.number().int().min(0).optional() }),
+  output: z.object({ text: z.string().nullable() }),
+  annotations: { readOnlyHint: true },
+  async handler(context, args) {
+    const { tab, browserNow } = context;
+    const frameContext = args.frame === undefined ? tab.context : browserNow.childContexts(tab.context)[args.frame]?.id;
+    if (!frameContext) throw new ToolError('not_found', `No frame ${args.frame} in tab ${tab.id}.`);
+    const text = await tab.callPage<string | null>('textOfSelector', { selector: args.selector }, { context: frameContext });
+    return { structured: { text } };
+  },
+});

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { browserOf, frameOffset } from '../browser/frames.js';
+import type { PageFindResult } from '../browser/page-types.js';
+import { isToolError } from '../errors.js';
+import { defineTool, tabIdField } from './tool.js';
+
+const matchSchema = z.object({
+  ref: z.string(),
+  role: z.string(),
+  name: z.string(),
+  box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
+  visible: z.boolean(),
+});
+
+export const findTool = defineTool({
+  name: 'find',
+  title: 'Find elements',
+  description:
+    'Finds elements by words matched against role, accessible name, label, placeholder, value and visible text, across frames and ' +
+    'shadow roots. Best match first: an exact name beats a partial one, shown beats hidden, controls beat static text. Each match ' +
+    'has its ref (for computer, form_input, read_page ref_id), role, name and bounding box in viewport CSS pixels. Example query: ' +
+    '"button sign in" or "email".',
+  scope: 'tab',
+  input: z.strictObject({
+    tabId: tabIdField,
+    query: z.string().trim().min(1).max(200).describe('Words to look for: a role and/or words of the name, label, placeholder or text.'),
+    max_results: z.number().int().min(1).max(100).optional().describe('How many matches to return (default 10).'),
+  }),
+  output: z.object({ query: z.string(), matches: z.array(matchSchema) }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async handler(context, args) {
+    const tab = context.tab;
+    const browser = browserOf(tab);
+    const maxResults = args.max_results ?? 10;
+    const frames = [...browser.contexts.values()].filter((node) => node.id === tab.context || browser.tabForContext(node.id) === tab).map((node) => node.id);
+    const perFrame = await Promise.all(
+      frames.map(async (frame) => {
+        try {
+          const result = await tab.callPage<PageFindResult>('find', { query: args.query, maxResults }, { context: frame });
+          const offset = frame === tab.context || result.matches.length === 0 ? { x: 0, y: 0 } : await frameOffset(tab, frame);
+          return result.matches.map((match) => ({
+            score: match.score,
+            match: {
+              ref: browser.refs.refFor(tab.id, frame, result.docId, match.id),
+              role: match.role,
+              name: match.name,
+              box: { ...match.box, x: match.box.x + Math.round(offset.x), y: match.box.y + Math.round(offset.y) },
+              visible: match.visible,
+            },
+          }));
+        } catch (error) {
+          // A frame that vanished or is still loading is left out; the top-level page is not.
+          if (frame === tab.context || isToolError(error, 'dialog_open') || isToolError(error, 'browser_crashed')) throw error;
+          return [];
+        }
+      }),
+    );
+    const matches = perFrame
+      .flat()
+      .sort((a, b) => b.score - a.score)
+      .slice(0, maxResults)
+      .map((entry) => entry.match);
+    const lines = matches.map(
+      (m) => `- ${m.role}${m.name ? ` "${m.name.replace(/"/g, '\\"')}"` : ''} [ref=${m.ref}] [box=${m.box.x},${m.box.y},${m.box.width}x${m.box.height}]${m.visible ? '' : ' [hidden]'}`,
+    );
+    const text = matches.length ? `${matches.length} match${matches.length === 1 ? '' : 'es'} for "${args.query}":\n${lines.join('\n')}` : `No element matches "${args.query}".`;
+    return { structured: { query: args.query, matches }, text };
+  },
+});

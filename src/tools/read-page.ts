@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { DEFAULT_MAX_CHARS, snapshotTab } from '../browser/snapshot.js';
+import { defineTool, tabIdField } from './tool.js';
+
+export const readPageTool = defineTool({
+  name: 'read_page',
+  title: 'Read page (accessibility snapshot)',
+  description:
+    'Returns the page as a compact accessibility-style tree, one element a line ("- button \\"Log in\\" [ref=ref_4]"), with refs ' +
+    'for computer, form_input and find. Refs name elements, not positions: they stay valid until the element is removed or the ' +
+    'page navigates. By default only what is in or near the viewport is read (a closing line counts what lies above/below); ' +
+    'filter "all" reads the whole document, "interactive" only controls and the landmarks around them. Frames and open shadow ' +
+    'roots are included. Output is capped at max_chars; when cut, `hint` names refs to read next with ref_id (for a row or list ' +
+    'item, ref_id reads it and the items after it, so long tables can be paged).',
+  scope: 'tab',
+  input: z.strictObject({
+    tabId: tabIdField,
+    filter: z
+      .enum(['interactive', 'all'])
+      .optional()
+      .describe('Omit for what is visible in or near the viewport; "all" for the whole document; "interactive" for controls and their landmarks only.'),
+    depth: z.number().int().min(0).max(100).optional().describe('Deepest nesting level to show (0 = top-level lines only).'),
+    ref_id: z
+      .string()
+      .regex(/^ref_\d+$/, 'must look like "ref_12"')
+      .optional()
+      .describe('Read only this element\'s subtree (whether in view or not); a row or list item continues with the items after it.'),
+    max_chars: z.number().int().min(200).max(200_000).optional().describe(`Hard cap on the snapshot's length (default ${DEFAULT_MAX_CHARS}); cut at whole lines.`),
+  }),
+  output: z.object({
+    url: z.string(),
+    title: z.string(),
+    snapshot: z.string(),
+    truncated: z.boolean(),
+    omitted: z.number().optional(),
+    hint: z.string().optional(),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async handler(context, args) {
+    const snap = await snapshotTab(context.tab, {
+      filter: args.filter === undefined && args.ref_id === undefined ? 'visible' : (args.filter ?? 'all'),
+      depth: args.depth,
+      refId: args.ref_id,
+      maxChars: args.max_chars ?? DEFAULT_MAX_CHARS,
+    });
+    const structured = {
+      url: snap.url,
+      title: snap.title,
+      snapshot: snap.snapshot,
+      truncated: snap.truncated,
+      ...(snap.truncated ? { omitted: snap.omitted } : {}),
+      ...(snap.hint ? { hint: snap.hint } : {}),
+    };
+    const head = `${snap.title || '(untitled)'} — ${snap.url}`;
+    const text = `${head}\n${snap.snapshot}${snap.truncated ? `\ntruncated: ${snap.hint ?? ''}` : ''}`;
+    return { structured, text };
+  },
+});
