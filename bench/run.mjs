@@ -8,7 +8,10 @@
 import { parseArgs } from 'node:util';
 import { foundationFigures } from './lib/foundation.mjs';
 import { startFixtures } from './lib/fixture-server.mjs';
+import { mkdirSync } from 'node:fs';
 import { runExtras } from './lib/extras.mjs';
+import { writeReport } from './lib/report.mjs';
+import { RESULTS_DIR } from './lib/suite.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -18,10 +21,26 @@ const { values: flags } = parseArgs({
     'no-install': { type: 'boolean', default: false },
     'no-extras': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
+    'results-dir': { type: 'string' },
   },
 });
 
-const log = (message) => process.stderr.write(`[bench] ${message}\n`);
+const t0 = Date.now();
+const log = (message) => process.stderr.write(`[bench +${((Date.now() - t0) / 1000).toFixed(1)}s] ${message}\n`);
+
+/** What stdout gets: the foundation figures, the targets' verdicts and the extras, not every sample. */
+function brief(summary) {
+  const comparison = summary.comparison;
+  return {
+    ...summary,
+    comparison: comparison && {
+      calls_per_figure: comparison.calls_per_figure,
+      servers: Object.fromEntries(Object.entries(comparison.servers).map(([id, s]) => [id, s.skipped ? { skipped: s.skipped } : s.error ? { error: s.error } : { cold_start_ms: s.cold_start_ms, server_rss_mb: s.server_rss_mb, browser_rss_mb: s.browser_rss_mb, tasks: Object.fromEntries(Object.entries(s.tasks).map(([t, r]) => [t, { ok: r.ok ?? false, calls: r.calls, chars: r.chars, ...(r.failed ? { failed: r.failed } : {}), ...(r.skipped ? { skipped: r.skipped } : {}) }])) }])),
+      targets: Object.fromEntries(Object.entries(comparison.targets).map(([k, v]) => [k, v.status])),
+      results: 'bench/results/latest.json',
+    },
+  };
+}
 
 async function main() {
   const started = Date.now();
@@ -32,17 +51,21 @@ async function main() {
     summary.foundation = await foundationFigures(fixtures);
     log(JSON.stringify(summary.foundation));
     if (!flags.quick) {
-      const { runSuite } = await import('./lib/suite.mjs').catch(() => ({}));
-      if (runSuite) {
-        summary.comparison = await runSuite(fixtures, { flags, log });
-      }
+      const { runSuite } = await import('./lib/suite.mjs');
+      summary.comparison = await runSuite(fixtures, { flags, log });
     }
   } finally {
     await fixtures.close();
   }
   if (!flags['no-extras']) summary.extras = await runExtras({ log });
   summary.elapsed_s = Math.round((Date.now() - started) / 100) / 10;
-  process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  if (summary.comparison && !flags['no-write']) {
+    const dir = flags['results-dir'] ?? RESULTS_DIR;
+    mkdirSync(dir, { recursive: true });
+    await writeReport(summary, dir);
+    log(`wrote ${dir}/latest.json, latest.md, chart.png`);
+  }
+  process.stdout.write(`${JSON.stringify(brief(summary), null, 2)}\n`);
 }
 
 main().catch((error) => {

@@ -67,10 +67,10 @@ export async function snapshotTab(tab: Tab, options: SnapshotOptions = {}): Prom
   const tail: string[] = [];
   if (collected.above || collected.below) {
     tail.push(
-      `- (outside the viewport: ${collected.above} lines above, ${collected.below} below; scroll, or read_page with filter "all")`,
+      `- (outside the viewport: ${collected.above} elements above, ${collected.below} below; scroll, or read_page with filter "all")`,
     );
   }
-  if (collected.deeper) tail.push(`- (${collected.deeper} lines deeper than depth ${options.depth})`);
+  if (collected.deeper) tail.push(`- (${collected.deeper} elements deeper than depth ${options.depth})`);
   const { text, cut } = capLines(collected.lines, tail, maxChars);
   const omitted = collected.omitted + cut;
   const truncated = collected.truncated || cut > 0;
@@ -151,7 +151,7 @@ function capLines(lines: string[], tail: string[], maxChars: number): { text: st
 }
 
 function hintText(omitted: number, maxChars: number, hints: { ref: string; hint: SnapshotHint }[]): string {
-  let text = `${omitted} more lines did not fit in max_chars ${maxChars}.`;
+  let text = `${omitted} more elements did not fit in max_chars ${maxChars}.`;
   const next = hints.find((entry) => entry.hint.continues);
   if (next) {
     text += ` Continue from ${next.hint.role}${next.hint.name ? ` "${next.hint.name}"` : ''} with read_page ref_id "${next.ref}" (reads it and the ${next.hint.role}s after it).`;

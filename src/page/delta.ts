@@ -6,7 +6,7 @@ import { PageError } from './errors.js';
 import { clip, nameOf, quote } from './names.js';
 import { documentId, elementFor, existingLocalId, localIdOf } from './registry.js';
 import { POPUPS, roleOf } from './roles.js';
-import { SnapshotWalker, shadowOf } from './snapshot-walk.js';
+import { SnapshotWalker, shadowOf, visibilityHidden } from './snapshot-walk.js';
 
 interface Watch {
   token: string;
@@ -31,12 +31,12 @@ export function deltaStart(args: { token: string }): { docId: string } {
     current.lastRecordAt = performance.now();
   });
   current.observer.observe(document, OBSERVE);
-  const all = document.getElementsByTagName('*');
-  if (all.length < 20_000) {
-    for (let i = 0; i < all.length; i++) {
-      const shadow = shadowOf(all[i]!);
-      if (shadow) current.observer.observe(shadow, OBSERVE);
-    }
+  // Shadow hosts found natively (custom elements carry a hyphen): walking every element through the sandbox's
+  // wrappers would cost more than the whole action.
+  const hosts = document.evaluate("//*[contains(local-name(), '-')]", document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+  for (let i = 0; i < hosts.snapshotLength && i < 500; i++) {
+    const shadow = shadowOf(hosts.snapshotItem(i) as Element);
+    if (shadow) current.observer.observe(shadow, OBSERVE);
   }
   watch = current;
   return { docId: documentId };
@@ -77,7 +77,7 @@ function isShown(element: Element): boolean {
     if (node.getAttribute('aria-hidden') === 'true') return false;
   }
   const rect = element.getBoundingClientRect();
-  return (rect.width > 0 || rect.height > 0) && getComputedStyle(element).visibility === 'visible';
+  return (rect.width > 0 || rect.height > 0) && !visibilityHidden(element);
 }
 
 /** The parent in the composed tree (crossing out of shadow roots). */

@@ -4,7 +4,7 @@ import type { PageFindMatch, PageFindResult } from '../browser/page-types.js';
 import { fieldValue, nameOf, squash } from './names.js';
 import { documentId, localIdOf } from './registry.js';
 import { INTERACTIVE, SKIPPED_TAGS, roleOf } from './roles.js';
-import { composedChildren } from './snapshot-walk.js';
+import { renders, shadowOf, visibilityHidden } from './snapshot-walk.js';
 
 export interface FindArgs {
   query: string;
@@ -30,43 +30,124 @@ function extras(element: Element): string {
   return parts.filter(Boolean).join(' ').toLowerCase();
 }
 
-export function find(args: FindArgs): PageFindResult {
-  const words = args.query.toLowerCase().split(/\s+/).filter(Boolean);
-  const phrase = words.join(' ');
-  const candidates: Candidate[] = [];
-  let scanned = 0;
-  const visit = (node: Node, hidden: boolean): void => {
-    const children = composedChildren(node);
-    for (let i = 0; i < children.length; i++) {
-      const child = children[i]!;
-      if (child.nodeType !== Node.ELEMENT_NODE) continue;
-      const element = child as Element;
-      if (SKIPPED_TAGS.has(element.localName)) continue;
-      scanned++;
-      const isHidden = hidden || element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('hidden');
-      const score = scoreOf(element, words, phrase, isHidden);
-      if (score) candidates.push(score);
-      if (element.localName !== 'iframe') visit(element, isHidden);
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+const ATTRS = '@aria-label|@placeholder|@title|@alt|@value|@name|@id|@role';
+
+/** Selectors of the elements with a role, for queries that name one ("button", "link"). */
+const ROLE_SELECTORS: Record<string, string> = {
+  button: 'button, input[type=button], input[type=submit], input[type=reset], input[type=image], summary, [role=button]',
+  link: 'a[href], area[href], [role=link]',
+  textbox: 'input:not([type]), input[type=text], input[type=email], input[type=password], input[type=tel], input[type=url], textarea, [role=textbox], [contenteditable=""], [contenteditable=true]',
+  checkbox: 'input[type=checkbox], [role=checkbox]',
+  radio: 'input[type=radio], [role=radio]',
+  combobox: 'select, [role=combobox]',
+  searchbox: 'input[type=search], [role=searchbox]',
+  heading: 'h1, h2, h3, h4, h5, h6, [role=heading]',
+  img: 'img:not([alt=""]), [role=img]',
+  slider: 'input[type=range], [role=slider]',
+  iframe: 'iframe',
+};
+
+function literal(word: string): string {
+  if (!word.includes("'")) return `'${word}'`;
+  if (!word.includes('"')) return `"${word}"`;
+  return `concat(${word.split("'").map((part) => `'${part}'`).join(`, "'", `)})`;
+}
+
+/** Document and open shadow roots (hosts found natively: custom elements have a hyphen in their name). */
+function searchRoots(): Node[] {
+  const roots: Node[] = [document];
+  for (let i = 0; i < roots.length; i++) {
+    for (const hosts of evaluateIn(roots[i]!, "descendant-or-self::*[contains(local-name(), '-')]")) {
+      for (let j = 0; j < hosts.snapshotLength; j++) {
+        const shadow = shadowOf(hosts.snapshotItem(j) as Element);
+        if (shadow) roots.push(shadow);
+      }
     }
-  };
-  visit(document.body ?? document.documentElement, false);
+  }
+  return roots;
+}
+
+/** XPath from a document, or from each child of a shadow root (XPath refuses a shadow root as context). */
+function evaluateIn(root: Node, expr: string): XPathResult[] {
+  const contexts = root instanceof ShadowRoot ? [...root.children] : [root];
+  return contexts.map((context) => document.evaluate(expr, context, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null));
+}
+
+/**
+ * Elements matching each word, found natively by XPath over text and a few attributes (walking every element
+ * through the sandbox's wrappers would cost a second on a big page), plus their ancestors up to the nearest one
+ * with a role, which is what a name from content belongs to.
+ */
+function gather(words: string[]): Map<Element, number> {
+  const hits = new Map<Element, number>();
+  const roots = searchRoots();
+  // Evaluate every word natively, then take candidates from the rarest word only: scoring checks the others.
+  const perWord = words.map((word) => {
+    const lit = literal(word);
+    const expr = `descendant-or-self::text()[contains(translate(., '${UPPER}', '${LOWER}'), ${lit})] | descendant-or-self::*[(${ATTRS})[contains(translate(., '${UPPER}', '${LOWER}'), ${lit})]]`;
+    const found: Element[] = [];
+    let count = 0;
+    for (const root of roots) for (const result of evaluateIn(root, expr)) {
+      count += result.snapshotLength;
+      for (let i = 0; i < result.snapshotLength && found.length < 300; i++) {
+        const node = result.snapshotItem(i)!;
+        const element = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement;
+        if (element) found.push(element);
+      }
+    }
+    for (const root of roots) {
+      const selector = ROLE_SELECTORS[word];
+      if (selector && (root instanceof Document || root instanceof ShadowRoot)) {
+        const byRole = root.querySelectorAll(selector);
+        count += byRole.length;
+        for (let i = 0; i < byRole.length && found.length < 300; i++) found.push(byRole[i]!);
+      }
+    }
+    return { found, count };
+  });
+  const usable = perWord.filter((entry) => entry.count > 0).sort((a, b) => a.count - b.count);
+  for (const element of usable[0]?.found ?? []) {
+    for (let up: Element | null = element, steps = 0; up && steps < 3; up = up.parentElement, steps++) hits.set(up, 1);
+  }
+  return hits;
+}
+
+function bits(value: number): number {
+  let count = 0;
+  for (let v = value; v; v &= v - 1) count++;
+  return count;
+}
+
+export function find(args: FindArgs): PageFindResult {
+  const words = args.query.toLowerCase().split(/\s+/).filter(Boolean).slice(0, 12);
+  const phrase = words.join(' ');
+  const hits = gather(words);
+  // Score the elements that cover the most words first; a few hundred are plenty to rank.
+  const ranked = [...hits].sort((a, b) => bits(b[1]) - bits(a[1])).slice(0, 300);
+  const candidates: Candidate[] = [];
+  for (const [element] of ranked) {
+    if (SKIPPED_TAGS.has(element.localName) || element === document.body || element === document.documentElement) continue;
+    const hidden = !renders(element) || element.closest('[aria-hidden=true]') !== null;
+    const candidate = scoreOf(element, words, phrase, hidden);
+    if (candidate) candidates.push(candidate);
+  }
   candidates.sort((a, b) => b.score - a.score);
   const matches: PageFindMatch[] = [];
   for (const candidate of candidates) {
-    // A match inside a better match with the same name adds nothing (a span inside its button).
     if (matches.length >= args.maxResults) break;
     const rect = candidate.element.getBoundingClientRect();
-    const visible = candidate.score % 2 === 1;
     matches.push({
       id: localIdOf(candidate.element),
       role: candidate.role,
       name: candidate.name,
       score: Math.floor(candidate.score / 2),
-      visible,
+      visible: candidate.score % 2 === 1,
       box: { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) },
     });
   }
-  return { docId: documentId, matches, scanned };
+  return { docId: documentId, matches, scanned: hits.size };
 }
 
 /** Score × 2 + 1 when shown (the low bit carries visibility), or null when the element does not match. */
@@ -104,7 +185,7 @@ function scoreOf(element: Element, words: string[], phrase: string, hidden: bool
   let shown = false;
   if (!hidden) {
     const rect = element.getBoundingClientRect();
-    shown = (rect.width > 0 || rect.height > 0) && getComputedStyle(element).visibility === 'visible';
+    shown = (rect.width > 0 || rect.height > 0) && !visibilityHidden(element);
     if (shown) score += 20;
     if (shown && rect.bottom > 0 && rect.top < window.innerHeight) score += 5;
   }

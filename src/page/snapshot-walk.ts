@@ -56,20 +56,23 @@ export function composedChildren(node: Node): ArrayLike<Node> {
   return node.childNodes;
 }
 
-/** How many lines a subtree would give, cheaply (no styles, no names): for "N more" counts. */
-export function countLines(node: Node): number {
-  let count = 0;
-  const children = composedChildren(node);
-  for (let i = 0; i < children.length; i++) {
-    const child = children[i]!;
-    if (child.nodeType !== Node.ELEMENT_NODE) continue;
-    const element = child as Element;
-    if (SKIPPED_TAGS.has(element.localName) || element.getAttribute('aria-hidden') === 'true') continue;
-    if (roleOf(element)) count++;
-    if (element.localName !== 'iframe') count += countLines(element);
-  }
-  return count;
+/**
+ * Whether an element renders (false for display:none and what it hides). checkVisibility answers in one call;
+ * reading computed styles through the sandbox's Xray wrappers costs ten times more, so styles are read only for
+ * the rare display:contents box.
+ */
+export function renders(element: Element): boolean {
+  if (element.checkVisibility()) return true;
+  return getComputedStyle(element).display === 'contents' && (element.parentElement === null || renders(element.parentElement));
 }
+
+/** visibility:hidden (or collapse): the element itself is not shown, though children may be. */
+export function visibilityHidden(element: Element): boolean {
+  return !element.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions) && element.checkVisibility();
+}
+
+/** Children lists longer than this are cut to the viewport by binary search over their boxes. */
+const BISECT_OVER = 40;
 
 export class SnapshotWalker {
   readonly lines: string[] = [];
@@ -109,13 +112,26 @@ export class SnapshotWalker {
   /** After a root element, the items of the same collection that follow it (paging a long table or list). */
   walkFollowing(element: Element): void {
     if (!COLLECTION_ITEMS.has(roleOf(element) ?? '')) return;
-    for (let next = element.nextElementSibling; next; next = next.nextElementSibling) this.walkElement(next);
+    const siblings: Element[] = [];
+    for (let next = element.nextElementSibling; next; next = next.nextElementSibling) siblings.push(next);
+    for (let i = 0; i < siblings.length; i++) {
+      if (this.full) {
+        this.skipRest(siblings, i, 0);
+        return;
+      }
+      this.walkElement(siblings[i]!);
+    }
   }
 
   private visitChildren(node: Node, depth: number, flags: Flags): void {
-    const children = composedChildren(node);
+    let children = composedChildren(node);
+    if (children.length > BISECT_OVER && !flags.anywhere && this.options.mode !== 'all') children = this.inView(children);
     for (let i = 0; i < children.length; i++) {
       const child = children[i]!;
+      if (this.full) {
+        this.skipRest(children, i, depth);
+        return;
+      }
       if (child.nodeType === Node.TEXT_NODE) {
         if (!flags.quiet && !flags.hiddenText && !this.full && this.options.mode !== 'interactive') {
           const value = child.nodeValue;
@@ -136,15 +152,15 @@ export class SnapshotWalker {
   private visitElement(element: Element, depth: number, flags: Flags): void {
     const tag = element.localName;
     if (SKIPPED_TAGS.has(tag) || element.getAttribute('aria-hidden') === 'true') return;
-    const style = getComputedStyle(element);
-    if (style.display === 'none') return;
     if (this.full) {
-      this.skipWhenFull(element, depth);
+      this.omitted++;
       return;
     }
+    if (!renders(element)) return;
     if (!flags.anywhere && this.options.mode !== 'all' && !this.inBand(element)) return;
     const role = roleOf(element);
-    const childFlags: Flags = { ...flags, hiddenText: style.visibility !== 'visible' };
+    const hidden = visibilityHidden(element);
+    const childFlags: Flags = { ...flags, hiddenText: hidden };
     if (!role || (flags.onlyControls && !INTERACTIVE.has(role) && role !== 'iframe')) {
       const block = BLOCK_TAGS.has(tag);
       if (block) this.flushText();
@@ -154,12 +170,12 @@ export class SnapshotWalker {
       return;
     }
     this.flushText();
-    if (style.visibility !== 'visible') {
+    if (hidden) {
       this.visitChildren(element, depth, childFlags);
       return;
     }
     if (this.options.depth !== undefined && depth > this.options.depth) {
-      this.deeper += 1 + countLines(element);
+      this.deeper++;
       return;
     }
     const interactiveMode = this.options.mode === 'interactive';
@@ -202,14 +218,65 @@ export class SnapshotWalker {
     const rect = element.getBoundingClientRect();
     if (rect.width === 0 && rect.height === 0) return true;
     if (rect.bottom < this.top) {
-      this.above += (roleOf(element) ? 1 : 0) + countLines(element);
+      this.above++;
       return false;
     }
     if (rect.top > this.bottom) {
-      this.below += (roleOf(element) ? 1 : 0) + countLines(element);
+      this.below++;
       return false;
     }
     return true;
+  }
+
+  /**
+   * The part of a long child list near the viewport, found by bisecting on element boxes (long lists and tables
+   * flow top to bottom); what lies before and after is counted above / below.
+   */
+  private inView(children: ArrayLike<Node>): Node[] {
+    const all = Array.from(children);
+    const elements = all.filter((node) => node.nodeType === Node.ELEMENT_NODE) as Element[];
+    const boxes = new Map<number, DOMRect>();
+    const box = (i: number): DOMRect => {
+      let rect = boxes.get(i);
+      if (!rect) boxes.set(i, (rect = elements[i]!.getBoundingClientRect()));
+      return rect;
+    };
+    let lo = 0;
+    let hi = elements.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (box(mid).bottom < this.top) lo = mid + 1;
+      else hi = mid;
+    }
+    const first = lo;
+    hi = elements.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (box(mid).top <= this.bottom) lo = mid + 1;
+      else hi = mid;
+    }
+    const end = lo;
+    // Boxes out of order (positioned children) make bisecting meaningless: then keep everything.
+    if (first > 0 && box(first - 1).top > box(0).top && box(0).top > this.bottom) return all;
+    this.above += first;
+    this.below += elements.length - end;
+    if (first === 0 && end === elements.length) return all;
+    const from = first < elements.length ? all.indexOf(elements[first]!) : all.length;
+    const to = end > 0 ? all.indexOf(elements[end - 1]!) + 1 : 0;
+    return all.slice(from, Math.max(from, to));
+  }
+
+  /** Past the budget: count the rest of this child list, and name its first element with a role as a hint. */
+  private skipRest(children: ArrayLike<Node>, from: number, depth: number): void {
+    for (let i = from; i < children.length; i++) {
+      const child = children[i]!;
+      if (child.nodeType !== Node.ELEMENT_NODE) continue;
+      const element = child as Element;
+      if (SKIPPED_TAGS.has(element.localName)) continue;
+      const role = depth < this.hintDepth ? roleOf(element) : null;
+      if (role) this.recordOmitted(element, role, depth);
+      else this.omitted++;
+    }
   }
 
   /** The line of one element, without indentation. */
@@ -254,22 +321,13 @@ export class SnapshotWalker {
     const text = squash(this.text);
     this.text = '';
     if (!text || this.full) return;
+    if (this.options.depth !== undefined && this.textDepth > this.options.depth) return;
     const line = `- text: ${defang(clip(text, TEXT_LIMIT))}`;
     if (!this.emit(line, this.textDepth)) this.omitted++;
   }
 
-  /** Past the budget: count what is left and remember the first thing cut at each shallower level as a hint. */
-  private skipWhenFull(element: Element, depth: number): void {
-    const role = roleOf(element);
-    if (!role) {
-      this.visitChildren(element, depth, { quiet: true, onlyControls: false, hiddenText: true, anywhere: true });
-      return;
-    }
-    this.recordOmitted(element, role, depth);
-  }
-
   private recordOmitted(element: Element, role: string, depth: number): void {
-    this.omitted += 1 + (role === 'iframe' ? 0 : countLines(element));
+    this.omitted++;
     if (depth < this.hintDepth && this.hints.length < 6) {
       this.hintDepth = depth;
       this.hints.push({ id: localIdOf(element), role, name: clip(nameOf(element, role), 40), continues: COLLECTION_ITEMS.has(role) });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
+import { DEFAULT_MAX_CHARS, snapshotTab } from '../browser/snapshot.js';
+import { isToolError } from '../errors.js';
 import { defineTool, tabIdField } from './tool.js';
 
 export const navigateTool = defineTool({
@@ -20,10 +22,20 @@ export const navigateTool = defineTool({
     title: z.string(),
     snapshot: z.string().optional(),
     truncated: z.boolean().optional(),
+    hint: z.string().optional(),
+    snapshot_error: z.string().optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   async handler(context, args) {
     const arrived = await navigateTab(context.tab, args.url, context.options);
-    return { structured: arrived };
+    // The load is done; a snapshot that fails (a frame mid-swap) must not turn the navigation into an error.
+    const snap = await snapshotTab(context.tab, { maxChars: DEFAULT_MAX_CHARS }).catch((error: unknown) => {
+      if (isToolError(error, 'dialog_open') || isToolError(error, 'browser_crashed')) throw error;
+      return null;
+    });
+    if (!snap) return { structured: { ...arrived, snapshot_error: 'The page snapshot failed; call read_page.' } };
+    const structured = { ...arrived, snapshot: snap.snapshot, truncated: snap.truncated, ...(snap.hint ? { hint: snap.hint } : {}) };
+    const text = `${arrived.title || '(untitled)'} — ${arrived.url}\n${snap.snapshot}${snap.hint ? `\ntruncated: ${snap.hint}` : ''}`;
+    return { structured, text };
   },
 });

@@ -1,0 +1,70 @@
+// Per-page figures of one running server: navigate, default snapshot, click by ref, type, screenshot.
+import { findRef } from './refs.mjs';
+import { PAGES, TYPED_TEXT } from './pages.mjs';
+import { textOf } from './mcp.mjs';
+import { summarize } from './stats.mjs';
+
+// A figure whose calls are very slow (a peer snapshotting 2,000 rows after every action) stops after this much
+// time once it has MIN_CALLS samples, so the whole bench fits in a few minutes; `n` in the results says how many.
+const BUDGET_MS = Number(process.env.BENCH_FIGURE_BUDGET_MS ?? 12_000);
+const MIN_CALLS = 3;
+
+/** Runs one operation `calls` times; p50/p95 of ms plus the reply size of the last call. */
+async function repeat(server, calls, op) {
+  const samples = [];
+  let last = null;
+  const started = performance.now();
+  for (let i = 0; i < calls; i++) {
+    if (i >= MIN_CALLS && performance.now() - started > BUDGET_MS) break;
+    const [tool, args] = op();
+    if (!server.has(tool)) return { skipped: `no ${tool} tool` };
+    last = await server.call(tool, args);
+    if (last.error && /not available in this build/.test(last.error)) return { skipped: last.error.slice(0, 200) };
+    if (last.error) return { error: last.error.slice(0, 300), after_calls: i };
+    samples.push(last.ms);
+  }
+  return { ...summarize(samples), ...(samples.length < calls ? { cut_short: `time budget ${BUDGET_MS} ms` } : {}), chars: last.chars, image_bytes: last.imageBytes || undefined, last };
+}
+
+const strip = ({ last, ...figures }) => figures;
+
+/** An element's ref, from the snapshot text or else the server's find tool. */
+async function refFor(adapter, server, handle, snapshotText, target) {
+  const fromSnapshot = snapshotText ? findRef(adapter.format, snapshotText, target) : null;
+  if (fromSnapshot) return { ref: fromSnapshot, source: 'snapshot' };
+  if (adapter.id === 'firefox-use' && server.has('find')) {
+    const found = await server.call('find', { tabId: handle.tabId, query: [target.role].flat()[0] + ' ' + target.name });
+    const ref = found.error ? null : findRef(adapter.format, textOf(found.result), target) ?? /ref_\d+/.exec(textOf(found.result))?.[0];
+    if (ref) return { ref, source: 'find' };
+  }
+  return { ref: null };
+}
+
+export async function measurePages(adapter, server, handle, fixtures, { calls, log }) {
+  const pages = {};
+  for (const page of PAGES) {
+    log(`${adapter.id}: ${page.id}`);
+    const url = fixtures.url(page.path);
+    const figures = {};
+    const nav = await repeat(server, calls, () => adapter.ops.navigate(handle, url));
+    figures.navigate = strip(nav);
+    const snap = await repeat(server, calls, () => adapter.ops.snapshot(handle));
+    figures.snapshot = strip(snap);
+    const snapshotText = snap.last ? textOf(snap.last.result) : nav.last ? textOf(nav.last.result) : '';
+    for (const [key, target, op] of [
+      ['click', page.click, (ref) => adapter.ops.click(handle, ref, `${page.click.name} button`)],
+      ['type', page.type, (ref) => adapter.ops.type(handle, ref, TYPED_TEXT, `${page.type.name} field`)],
+    ]) {
+      const { ref, source } = await refFor(adapter, server, handle, snapshotText, target);
+      if (!ref) {
+        figures[key] = { skipped: `no ref for ${[target.role].flat()[0]} "${target.name}" in the snapshot${snap.skipped ? ` (${snap.skipped})` : ''}` };
+        continue;
+      }
+      const run = await repeat(server, calls, () => op(ref));
+      figures[key] = { ...strip(run), ref_source: source };
+    }
+    figures.screenshot = strip(await repeat(server, calls, () => adapter.ops.screenshot(handle)));
+    pages[page.id] = figures;
+  }
+  return pages;
+}

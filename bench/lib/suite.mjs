@@ -1,0 +1,64 @@
+// The side-by-side suite: every server on every page, the two tasks, the raw BiDi floor, then the targets and
+// the report files.
+import { fileURLToPath } from 'node:url';
+import { coldStart } from './foundation.mjs';
+import { FLOWS, runFlow } from './flows.mjs';
+import { installPeers } from './install.mjs';
+import { measurePages } from './measure.mjs';
+import { treeMemory } from './procs.mjs';
+import { rawBidiFloor } from './rawbidi.mjs';
+import { ALL_SERVERS } from './servers.mjs';
+import { round } from './stats.mjs';
+import { evaluateTargets } from './targets.mjs';
+
+export const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
+
+async function benchServer(adapter, fixtures, { calls, log }) {
+  log(`${adapter.id}: cold start`);
+  const { server, handle, ms } = await coldStart(adapter);
+  try {
+    const entry = { label: adapter.label, browser: adapter.browser, cold_start_ms: round(ms, 0), tools: server.tools.size };
+    entry.pages = await measurePages(adapter, server, handle, fixtures, { calls, log });
+    entry.tasks = {};
+    for (const flow of FLOWS) {
+      log(`${adapter.id}: task ${flow.id}`);
+      entry.tasks[flow.id] = await runFlow(adapter, server, handle, fixtures, flow);
+    }
+    Object.assign(entry, treeMemory(server.pid));
+    return entry;
+  } finally {
+    await server.close();
+  }
+}
+
+export async function runSuite(fixtures, { flags, log }) {
+  const calls = Math.max(10, Number(flags.calls) || 10);
+  const wanted = flags.servers ? flags.servers.split(',') : ALL_SERVERS.map((s) => s.id);
+  const adapters = ALL_SERVERS.filter((s) => wanted.includes(s.id));
+  if (!flags['no-install'] && adapters.some((a) => a.packageName && a.missing()?.includes('not installed'))) {
+    const failure = installPeers(log);
+    if (failure) log(failure);
+  }
+  const results = { calls_per_figure: calls, servers: {}, floor: null };
+  for (const adapter of adapters) {
+    const missing = adapter.missing();
+    if (missing) {
+      log(`${adapter.id}: skipped: ${missing}`);
+      results.servers[adapter.id] = { label: adapter.label, skipped: missing };
+      continue;
+    }
+    try {
+      results.servers[adapter.id] = await benchServer(adapter, fixtures, { calls, log });
+    } catch (error) {
+      log(`${adapter.id}: failed: ${error.message}`);
+      results.servers[adapter.id] = { label: adapter.label, error: error.message.slice(0, 500) };
+    }
+  }
+  try {
+    results.floor = await rawBidiFloor(fixtures, { calls, log });
+  } catch (error) {
+    results.floor = { error: error.message };
+  }
+  results.targets = evaluateTargets(results);
+  return results;
+}
