@@ -5,12 +5,15 @@ import { ToolError, isToolError } from '../errors.js';
 import { launchFirefox, type LaunchedFirefox, type LaunchOptions } from './launcher.js';
 import { SANDBOX, preloadDeclaration } from './page-script.js';
 import { tabBrowsers } from './frames.js';
+import { OriginGuard, type OriginRules } from './interception.js';
 import { RefRegistry } from './refs.js';
 import { Tab, translateBidiError, type TabTimeouts } from './tab.js';
 
 export interface BrowserOptions extends LaunchOptions {
   viewport: { width: number; height: number };
   timeouts: TabTimeouts;
+  /** --allowed-origins / --blocked-origins, enforced on every request by network interception. */
+  origins?: OriginRules;
 }
 
 const SUBSCRIBED_EVENTS: [EventName, ...EventName[]] = [
@@ -64,7 +67,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
       const session = await bidi.send(
         'session.new',
         { capabilities: { alwaysMatch: { unhandledPromptBehavior: { default: 'ignore' }, webSocketUrl: true } } },
-        { timeout: 20_000 },
+        { timeout: 45_000 },
       );
       const browser = new Browser(bidi, firefox, options, `${session.capabilities.browserName} ${session.capabilities.browserVersion}`);
       await browser.start();
@@ -89,8 +92,15 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     this.bidi.onDisconnect((error) => this.onLost(error));
     this.firefox.process.once('exit', () => this.onLost(new ToolError('browser_crashed', 'Firefox exited.')));
 
+    const origins = this.options.origins;
     await Promise.all([
       this.bidi.send('session.subscribe', { events: SUBSCRIBED_EVENTS }),
+      origins && OriginGuard.needed(origins)
+        ? OriginGuard.install(this.bidi, origins, (context, url, navigation) => {
+            // Only the tab's own document matters to navigate; a refused image or frame leaves the page usable.
+            if (context && navigation) this.tabsByContext.get(context)?.noteBlocked(url);
+          })
+        : null,
       this.bidi.send('script.addPreloadScript', { functionDeclaration: preloadDeclaration(), sandbox: SANDBOX }),
     ]);
     const tree = await this.bidi.send('browsingContext.getTree', {});

@@ -41,6 +41,7 @@ export class BrowserManager {
           headed: this.options.headed,
           viewport: this.options.viewport,
           timeouts: { action: this.options.timeoutAction, navigation: this.options.timeoutNavigation },
+          origins: { allowedOrigins: this.options.allowedOrigins, blockedOrigins: this.options.blockedOrigins },
         });
         this.generation++;
         this.current = browser;

@@ -49,9 +49,27 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
   try {
     await tab.race(tab.bidi.send('browsingContext.navigate', { context: tab.context, url, wait: 'complete' }, { timeout, write: true }));
   } catch (error) {
-    throw navigationError(error, tab, timeout);
+    throw blockedDuring(tab, started) ?? navigationError(error, tab, timeout);
   }
+  const blocked = blockedDuring(tab, started);
+  if (blocked) throw blocked;
   return currentPage(tab);
+}
+
+/** A redirect (or the page itself) that the origin rules refused while this navigation ran. */
+function blockedDuring(tab: Tab, started: number): ToolError | null {
+  const blocked = tab.lastBlocked;
+  if (!blocked || blocked.at < started) return null;
+  let origin = blocked.url;
+  try {
+    origin = new URL(blocked.url).origin;
+  } catch {
+    /* keep the URL */
+  }
+  return new ToolError('origin_blocked', `The navigation was stopped: it led to ${origin}, which this server's --allowed-origins / --blocked-origins refuse.`, {
+    tabId: tab.id,
+    url: blocked.url,
+  });
 }
 
 async function currentPage(tab: Tab): Promise<Arrival> {

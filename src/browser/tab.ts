@@ -40,6 +40,8 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   /** Where this tab's pointer last was, in viewport CSS pixels; drags without a start begin here. */
   pointer = { x: 0, y: 0 };
   viewport: { width: number; height: number };
+  /** The last request of this tab that the origin rules refused, so navigate can say origin_blocked. */
+  lastBlocked: { url: string; at: number } | null = null;
   /** tabs_close_mcp asked to close this tab and its beforeunload dialog is waiting for an answer. */
   closeRequested = false;
   /** Queue so calls on one tab run in order while other tabs run in parallel. */
@@ -73,6 +75,10 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     if (this.closedReason) return;
     this.closedReason = reason;
     this.emit('closed', reason);
+  }
+
+  noteBlocked(url: string): void {
+    this.lastBlocked = { url, at: Date.now() };
   }
 
   /** Resolves true once the tab is closed, false if it still is not after `timeoutMs`. */

@@ -62,12 +62,27 @@ export async function deltaFinish(args: DeltaFinishArgs): Promise<PageDelta> {
   return render(current, args);
 }
 
+/**
+ * One task turn through a message channel. Not setTimeout: Firefox clamps timers in background tabs (every tab
+ * the server opens is one) to a second, which made every delta cost a second.
+ */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
 /** Waits one task, then while mutations keep coming (up to settleMs) for a quiet 16 ms. */
 async function settle(current: Watch, settleMs: number): Promise<void> {
   const started = performance.now();
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await nextTask();
   while (performance.now() - started < settleMs && current.records.length > 0 && performance.now() - current.lastRecordAt < 16) {
-    await new Promise((resolve) => setTimeout(resolve, 8));
+    await nextTask();
   }
 }
 
@@ -180,7 +195,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     }
   }
   const focused = document.activeElement;
-  if (focused && focused !== current.focused && focused !== document.body && !anchors.some((anchor) => anchor.contains(focused))) {
+  if (focused && focused !== current.focused && focused !== target && focused !== document.body && !anchors.some((anchor) => anchor.contains(focused))) {
     const role = roleOf(focused);
     if (role) add(`- focused: ${new SnapshotWalker({ mode: 'all', maxChars: 400 }).render(focused, role).slice(2)}`);
   }

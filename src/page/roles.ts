@@ -119,7 +119,8 @@ function implicitRole(element: Element): string | null {
     case 'menu':
       return 'list';
     case 'li':
-      return element.parentElement && ['ul', 'ol', 'menu'].includes(element.parentElement.localName) ? 'listitem' : null;
+      // A detached item (just removed) still reads as the list item it was.
+      return !element.parentElement || ['ul', 'ol', 'menu'].includes(element.parentElement.localName) ? 'listitem' : null;
     case 'dl':
       return 'list';
     case 'dt':

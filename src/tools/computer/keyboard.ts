@@ -7,7 +7,7 @@ import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';
 import type { TabToolContext } from '../tool.js';
 import { actionResult } from './result.js';
-import { aim, dispatch, newToken, type Aim } from './run.js';
+import { aim, bringToFront, dispatch, newToken, type Aim } from './run.js';
 
 const KEYS = { watch: ['keydown', 'input'], need: ['keydown'] };
 /** Key presses per performActions call, so a long text cannot run into the action timeout. */
@@ -25,6 +25,7 @@ async function focusRef(context: TabToolContext, ref: string): Promise<Aim> {
 const type: ActionHandler = async (context, args) => {
   if (args.text === undefined || args.text === '') throw new ToolError('invalid_arguments', 'text: type needs the text to enter.', { field: 'text' });
   const keys = textKeys(args.text);
+  await bringToFront(context);
   const focused = args.ref ? await focusRef(context, args.ref) : undefined;
   const token = newToken();
   const frame = focused?.context ?? context.tab.context;
@@ -56,6 +57,7 @@ const key: ActionHandler = async (context, args) => {
   if (!args.text?.trim()) throw new ToolError('invalid_arguments', 'text: key needs key names or chords, e.g. "Enter" or "ctrl+a".', { field: 'text' });
   const chords = parseKeySequence(args.text);
   const repeat = args.repeat ?? 1;
+  await bringToFront(context);
   const token = newToken();
   const [preparation, delta] = await Promise.all([
     context.tab.callPage<{ url: string; title: string }>('prepareAction', { token, watch: KEYS.watch }),

@@ -31,6 +31,20 @@ export interface Probes {
   dragWatch?: boolean;
 }
 
+const foreground = new WeakMap<object, string>();
+
+/**
+ * Makes the tab the active one. Tabs open in the background, and Firefox runs a hidden document's timers at
+ * one per second and does not scroll it on wheel input; input itself arrives either way. `always` skips the
+ * cache (a page may have raised another tab since).
+ */
+export async function bringToFront(context: TabToolContext, always = false): Promise<void> {
+  const { tab, browserNow } = context;
+  if (!always && foreground.get(browserNow) === tab.context) return;
+  await tab.race(tab.bidi.send('browsingContext.activate', { context: tab.context }, { timeout: tab.timeouts.action }));
+  foreground.set(browserNow, tab.context);
+}
+
 export function newToken(): string {
   return randomUUID();
 }
@@ -53,6 +67,7 @@ export function assertInViewport(context: TabToolContext, point: readonly [numbe
  */
 export async function aim(context: TabToolContext, args: Pick<ComputerArgs, 'ref' | 'coordinate'>, token: string, probes: Probes, field = 'coordinate'): Promise<Aim> {
   const { tab, browserNow } = context;
+  await bringToFront(context);
   if (args.ref && args.coordinate) throw new ToolError('invalid_arguments', 'coordinate: give coordinate or ref, not both.', { field: 'coordinate' });
   if (args.ref) {
     const target = browserNow.refs.lookup(args.ref, tab.id);

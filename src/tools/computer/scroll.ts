@@ -6,7 +6,7 @@ import { NOTCH_PX, wheelSource } from '../../browser/input/wheel.js';
 import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';
 import { actionResult, summaryText } from './result.js';
-import { aim, dispatch, newToken, type Probes } from './run.js';
+import { aim, bringToFront, dispatch, newToken, type Probes } from './run.js';
 
 const WHEEL: Probes = { watch: ['wheel'], need: ['wheel'], scrollProbe: true };
 
@@ -16,7 +16,7 @@ const scroll: ActionHandler = async (context, args) => {
   const modifiers = parseModifiers(args.modifiers);
   const token = newToken();
   // Firefox delivers wheel events to a background (hidden) tab but does not scroll it: bring the tab forward.
-  await context.tab.race(context.tab.bidi.send('browsingContext.activate', { context: context.tab.context }, { timeout: context.tab.timeouts.action }));
+  await bringToFront(context, true);
   const target = await aim(context, args, token, WHEEL);
   const actions = withModifiers(wheelSource(target.point, args.scroll_direction, notches), modifiers);
   const dispatched = await dispatch(context, target, actions, { token, need: WHEEL.need, scrollProbe: true });

@@ -1,0 +1,47 @@
+import type { Network } from 'webdriver-bidi-protocol';
+import type { BidiConnection } from '../bidi/connection.js';
+import { originAllowed } from './origins.js';
+
+export interface OriginRules {
+  allowedOrigins: string[];
+  blockedOrigins: string[];
+}
+
+/** Told about each refused request: its context (null for workers), URL, and whether it was a document navigation. */
+export type BlockedListener = (context: string | null, url: string, navigation: boolean) => void;
+
+/**
+ * Enforces --allowed-origins / --blocked-origins inside Firefox: every request (navigations, redirects, link clicks,
+ * subresources, fetches) is held at beforeRequestSent and failed when its origin is not allowed. Checking URLs only in
+ * `navigate` would let a click or a redirect slip past.
+ */
+export class OriginGuard {
+  private constructor(
+    private readonly bidi: BidiConnection,
+    private readonly rules: OriginRules,
+    private readonly onBlocked: BlockedListener,
+  ) {}
+
+  static needed(rules: OriginRules): boolean {
+    return rules.allowedOrigins.length > 0 || rules.blockedOrigins.length > 0;
+  }
+
+  /** Registers the intercept; resolves once Firefox holds requests for it. */
+  static async install(bidi: BidiConnection, rules: OriginRules, onBlocked: BlockedListener): Promise<OriginGuard> {
+    const guard = new OriginGuard(bidi, rules, onBlocked);
+    bidi.on('network.beforeRequestSent', (event) => guard.decide(event));
+    await bidi.send('network.addIntercept', { phases: ['beforeRequestSent'] }, { timeout: 10_000 });
+    return guard;
+  }
+
+  private decide(event: Network.BeforeRequestSentParameters): void {
+    if (!event.isBlocked) return;
+    const { request, url } = event.request;
+    if (originAllowed(url, this.rules)) {
+      void this.bidi.send('network.continueRequest', { request }, { timeout: 10_000 }).catch(() => undefined);
+      return;
+    }
+    this.onBlocked(event.context, url, event.navigation !== null);
+    void this.bidi.send('network.failRequest', { request }, { timeout: 10_000 }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,103 @@
+// Pages that fight back: lying DOM APIs, globals named like ours, floods, popups, a hung main thread, and a page
+// that navigates itself every 100 ms. The page scripts run in the sandbox realm, so they still tell the truth.
+import { expect } from 'chai';
+import { startFixtureServer } from './helpers/fixtures.mjs';
+import { firstTab, startServer } from './helpers/mcp-client.mjs';
+
+const KNOWN = new Set(['ref_stale', 'timeout', 'navigation_timeout', 'navigation_failed', 'tab_closed', 'target_occluded', 'out_of_viewport']);
+
+async function refOf(server, tabId, query) {
+  const found = await server.ok('find', { tabId, query });
+  const match = found.structuredContent.matches[0];
+  expect(match, `find "${query}"`).to.exist;
+  return match.ref;
+}
+
+async function pageText(server, tabId) {
+  return server.text(await server.ok('get_page_text', { tabId }));
+}
+
+describe('hostile pages', function () {
+  this.timeout(120_000);
+  let fixtures;
+  let server;
+  let tabId;
+  before(async function () {
+    fixtures = await startFixtureServer();
+    server = await startServer({ args: ['--isolated', '--timeout-action', '2500', '--timeout-navigation', '6000'] });
+    tabId = await firstTab(server);
+  });
+  after(async function () {
+    await server?.close();
+    await fixtures?.close();
+  });
+
+  it('reads, finds and clicks truthfully on a page that overrides the DOM APIs the scripts use', async function () {
+    await server.ok('navigate', { tabId, url: fixtures.url('/hostile/liar.html') });
+    const snapshot = server.text(await server.ok('read_page', { tabId, filter: 'all' }));
+    expect(snapshot).to.include('button "Real button"');
+    expect(snapshot).to.include('button "Covered button"');
+    const real = await refOf(server, tabId, 'Real button');
+    const click = await server.ok('computer', { tabId, action: 'left_click', ref: real });
+    expect(click.structuredContent.delivered).to.equal(true);
+    expect(await pageText(server, tabId)).to.include('real clicked');
+  });
+
+  it('still refuses a covered target on that page instead of clicking the cover', async function () {
+    const covered = await refOf(server, tabId, 'Covered button');
+    const result = await server.call('computer', { tabId, action: 'left_click', ref: covered });
+    expect(result.isError).to.equal(true);
+    expect(result.structuredContent.error.code).to.equal('target_occluded');
+    expect(await pageText(server, tabId)).to.include('real clicked');
+  });
+
+  it('keeps the console and network rings bounded under a flood', async function () {
+    await server.ok('navigate', { tabId, url: fixtures.url('/hostile/flood.html') });
+    await server.ok('computer', { tabId, action: 'wait', duration: 1 });
+    const consoleResult = await server.ok('read_console_messages', { tabId });
+    expect(JSON.stringify(consoleResult.structuredContent)).to.match(/flood \d+/);
+    const network = await server.ok('read_network_requests', { tabId, urlPattern: 'flood-' });
+    expect(JSON.stringify(network.structuredContent)).to.include('flood-');
+    // A bounded answer, not the whole flood.
+    expect(server.text(consoleResult).length).to.be.lessThan(200_000);
+  });
+
+  it('keeps 50 popups inside the session and stays responsive', async function () {
+    const opener = (await server.ok('tabs_create_mcp', { url: fixtures.url('/second.html') })).structuredContent.tabId;
+    await server.call('navigate', { tabId: opener, url: fixtures.url('/hostile/flood.html#popups') });
+    await server.ok('computer', { tabId: opener, action: 'wait', duration: 1.5 });
+    const tabs = (await server.ok('tabs_context_mcp', {})).structuredContent.tabs;
+    expect(tabs.length).to.be.greaterThan(10);
+    expect(tabs.length).to.be.at.most(53);
+    await server.ok('navigate', { tabId, url: fixtures.url('/index.html') });
+    for (const tab of tabs) if (tab.tabId !== tabId) await server.call('tabs_close_mcp', { tabId: tab.tabId });
+  });
+
+  it('times out on a hung main thread while other tabs keep working', async function () {
+    const hung = (await server.ok('tabs_create_mcp', { url: fixtures.url('/hostile/spin.html') })).structuredContent.tabId;
+    await server.call('navigate', { tabId: hung, url: fixtures.url('/hostile/spin.html#now') });
+    const started = Date.now();
+    const stuck = await server.call('read_page', { tabId: hung });
+    expect(stuck.isError).to.equal(true);
+    expect(stuck.structuredContent.error.code).to.equal('timeout');
+    expect(Date.now() - started).to.be.lessThan(15_000);
+    const other = await server.ok('read_page', { tabId });
+    expect(server.text(other)).to.include('Welcome to the fixture');
+    await server.call('tabs_close_mcp', { tabId: hung });
+  });
+
+  it('answers every call on a page that navigates itself every 100 ms', async function () {
+    await server.call('navigate', { tabId, url: fixtures.url('/hostile/flood.html#renav') });
+    for (let i = 0; i < 15; i++) {
+      for (const [name, args] of [
+        ['read_page', { tabId }],
+        ['find', { tabId, query: 'Flood' }],
+        ['computer', { tabId, action: 'screenshot' }],
+      ]) {
+        const result = await server.call(name, args);
+        if (result.isError) expect(KNOWN.has(result.structuredContent.error.code), server.text(result)).to.equal(true);
+      }
+    }
+    await server.ok('navigate', { tabId, url: fixtures.url('/index.html') });
+  });
+});

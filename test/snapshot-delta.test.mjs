@@ -1,0 +1,49 @@
+import { expect } from 'chai';
+import { startFixtureServer } from './helpers/fixtures.mjs';
+import { startServer, firstTab } from './helpers/mcp-client.mjs';
+
+const refOf = (snapshot, pattern) => /\[ref=(ref_\d+)\]/.exec(snapshot.split('\n').find((l) => pattern.test(l)) ?? '')?.[1];
+
+describe('post-action deltas and opened_popup', function () {
+  let fixtures;
+  let server;
+  let tabId;
+  before(async function () {
+    fixtures = await startFixtureServer();
+    server = await startServer();
+    tabId = await firstTab(server);
+  });
+  after(async function () {
+    await server?.close();
+    await fixtures?.close();
+  });
+
+  it('a click that opens a menu returns the target, the menu items and opened_popup', async function () {
+    const nav = await server.ok('navigate', { tabId, url: fixtures.url('/snapshot/menu.html') });
+    const file = refOf(nav.structuredContent.snapshot, /button "File"/);
+    const click = await server.ok('computer', { tabId, action: 'left_click', ref: file });
+    const { delta, opened_popup: popup } = click.structuredContent;
+    expect(delta).to.match(new RegExp(`- button "File" \\[ref=${file}\\].*\\[expanded\\]`));
+    expect(delta).to.match(/- menu "File" \[ref=ref_\d+\]/);
+    expect(delta).to.match(/^ {2}- menuitem "Save" \[ref=ref_\d+\]$/m);
+    expect(delta).not.to.include('Tip of the day');
+    expect(popup).to.include({ role: 'menu', name: 'File', opened_by: file });
+    expect(popup.items).to.have.length(3);
+    // The menu's refs are ordinary refs: a later snapshot names the same elements the same way.
+    const again = (await server.ok('read_page', { tabId })).structuredContent.snapshot;
+    expect(refOf(again, /menuitem "Save"/)).to.equal(popup.items[2]);
+  });
+
+  it('reports a dialog that closed as a removed line, and folds many removals under one parent', async function () {
+    const snap = (await server.ok('read_page', { tabId })).structuredContent.snapshot;
+    const dismiss = refOf(snap, /button "Dismiss"/);
+    const closed = await server.ok('computer', { tabId, action: 'left_click', ref: dismiss });
+    expect(closed.structuredContent.delta).to.match(/- removed: dialog "Welcome tips"/);
+    const clear = refOf(snap, /button "Clear notes"/);
+    const cleared = await server.ok('computer', { tabId, action: 'left_click', ref: clear });
+    expect(cleared.structuredContent.delta).to.match(/- removed: 5 listitems from list \[ref=ref_\d+\]/);
+    expect(cleared.structuredContent.delta.split('\n').filter((l) => l.includes('removed')).length).to.equal(1);
+    const stale = await server.call('read_page', { tabId, ref_id: dismiss });
+    expect(stale.structuredContent.error).to.include({ code: 'ref_stale', reason: 'element_removed' });
+  });
+});
