@@ -29,6 +29,12 @@ const SUBSCRIBED_EVENTS: [EventName, ...EventName[]] = [
   'browsingContext.downloadEnd',
 ];
 
+/**
+ * Tab ids count on across relaunches within one server process, so an id from a browser that crashed can never name a
+ * tab of its successor.
+ */
+let nextTabId = 1;
+
 export interface ContextNode {
   id: string;
   parent: string | null;
@@ -44,7 +50,6 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   private readonly tabsById = new Map<number, Tab>();
   private readonly tabsByContext = new Map<string, Tab>();
   readonly contexts = new Map<string, ContextNode>();
-  private nextTabId = 1;
   /** Element refs of every tab, in one namespace so a ref never names two things. */
   readonly refs = new RefRegistry();
   private closing = false;
@@ -170,7 +175,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   }
 
   private adopt(context: string, groupId: string | null): Tab {
-    const tab = new Tab(this.nextTabId++, context, this.bidi, this.options.timeouts, this.options.viewport, groupId);
+    const tab = new Tab(nextTabId++, context, this.bidi, this.options.timeouts, this.options.viewport, groupId);
     this.tabsById.set(tab.id, tab);
     this.tabsByContext.set(context, tab);
     tabBrowsers.set(tab, this);

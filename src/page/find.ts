@@ -83,32 +83,40 @@ function evaluateIn(root: Node, expr: string): XPathResult[] {
 function gather(words: string[]): Map<Element, number> {
   const hits = new Map<Element, number>();
   const roots = searchRoots();
-  // Evaluate every word natively, then take candidates from the rarest word only: scoring checks the others.
+  // Evaluate every word natively and count; take candidates from the rarest word only (scoring checks the others).
+  // Items are read out of that one result alone: each read is a wrapper call, and common words match thousands.
   const perWord = words.map((word) => {
     const lit = literal(word);
     const expr = `descendant-or-self::text()[contains(translate(., '${UPPER}', '${LOWER}'), ${lit})] | descendant-or-self::*[(${ATTRS})[contains(translate(., '${UPPER}', '${LOWER}'), ${lit})]]`;
-    const found: Element[] = [];
+    const results: XPathResult[] = [];
+    const byRole: NodeListOf<Element>[] = [];
     let count = 0;
-    for (const root of roots) for (const result of evaluateIn(root, expr)) {
-      count += result.snapshotLength;
-      for (let i = 0; i < result.snapshotLength && found.length < 300; i++) {
-        const node = result.snapshotItem(i)!;
-        const element = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement;
-        if (element) found.push(element);
-      }
-    }
     for (const root of roots) {
+      for (const result of evaluateIn(root, expr)) {
+        results.push(result);
+        count += result.snapshotLength;
+      }
       const selector = ROLE_SELECTORS[word];
       if (selector && (root instanceof Document || root instanceof ShadowRoot)) {
-        const byRole = root.querySelectorAll(selector);
-        count += byRole.length;
-        for (let i = 0; i < byRole.length && found.length < 300; i++) found.push(byRole[i]!);
+        const list = root.querySelectorAll(selector);
+        byRole.push(list);
+        count += list.length;
       }
     }
-    return { found, count };
+    return { results, byRole, count };
   });
-  const usable = perWord.filter((entry) => entry.count > 0).sort((a, b) => a.count - b.count);
-  for (const element of usable[0]?.found ?? []) {
+  const rarest = perWord.filter((entry) => entry.count > 0).sort((a, b) => a.count - b.count)[0];
+  if (!rarest) return hits;
+  const found: Element[] = [];
+  for (const result of rarest.results) {
+    for (let i = 0, n = result.snapshotLength; i < n && found.length < 300; i++) {
+      const node = result.snapshotItem(i)!;
+      const element = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement;
+      if (element) found.push(element);
+    }
+  }
+  for (const list of rarest.byRole) for (let i = 0, n = list.length; i < n && found.length < 300; i++) found.push(list[i]!);
+  for (const element of found) {
     for (let up: Element | null = element, steps = 0; up && steps < 3; up = up.parentElement, steps++) hits.set(up, 1);
   }
   return hits;

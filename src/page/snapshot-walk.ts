@@ -157,10 +157,17 @@ export class SnapshotWalker {
       return;
     }
     if (!renders(element)) return;
-    if (!flags.anywhere && this.options.mode !== 'all' && !this.inBand(element)) return;
+    let anywhere = flags.anywhere || this.options.mode === 'all';
+    if (!anywhere) {
+      const band = this.inBand(element);
+      if (band === 'out') return;
+      // Children of a box wholly inside the band are inside too (bar positioned ones): skip their checks.
+      anywhere = band === 'inside';
+    }
     const role = roleOf(element);
-    const hidden = visibilityHidden(element);
-    const childFlags: Flags = { ...flags, hiddenText: hidden };
+    // renders() said it has a box, so one more call tells visibility:hidden apart.
+    const hidden = !element.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions);
+    const childFlags: Flags = { ...flags, hiddenText: hidden, anywhere: flags.anywhere || anywhere };
     if (!role || (flags.onlyControls && !INTERACTIVE.has(role) && role !== 'iframe')) {
       const block = BLOCK_TAGS.has(tag);
       if (block) this.flushText();
@@ -213,19 +220,21 @@ export class SnapshotWalker {
     this.flushText();
   }
 
-  /** False (and counted above/below) when the element lies wholly outside the viewport and its margin. */
-  private inBand(element: Element): boolean {
+  /** Where the element lies against the viewport and its margin; 'out' is counted above/below. */
+  private inBand(element: Element): 'inside' | 'partial' | 'out' {
     const rect = element.getBoundingClientRect();
-    if (rect.width === 0 && rect.height === 0) return true;
-    if (rect.bottom < this.top) {
+    if (rect.width === 0 && rect.height === 0) return 'partial';
+    const top = rect.top;
+    const bottom = rect.bottom;
+    if (bottom < this.top) {
       this.above++;
-      return false;
+      return 'out';
     }
-    if (rect.top > this.bottom) {
+    if (top > this.bottom) {
       this.below++;
-      return false;
+      return 'out';
     }
-    return true;
+    return top >= this.top && bottom <= this.bottom ? 'inside' : 'partial';
   }
 
   /**

@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import { startFixtureServer } from './helpers/fixtures.mjs';
+import { startServe, firefoxChildren } from './helpers/http-server.mjs';
+import { alive, waitFor } from './helpers/processes.mjs';
+
+describe('faults: a killed Firefox, a hung page', function () {
+  let fixtures;
+  let serve;
+  let client;
+
+  before(async function () {
+    fixtures = await startFixtureServer();
+    serve = await startServe({ args: ['--isolated', '--timeout-action', '1500', '--timeout-navigation', '8000'] });
+    client = await serve.connect();
+  });
+  after(async function () {
+    await serve?.stop();
+    await fixtures?.close();
+  });
+
+  it('fails a call with browser_crashed when Firefox is killed mid-call, then relaunches and says the tabs are gone', async function () {
+    const tabId = (await client.ok('tabs_create_mcp', { url: fixtures.url('/index.html') })).structuredContent.tabId;
+    const firefox = await serve.firefoxPid();
+    expect(firefox).to.be.a('number');
+    const pending = client.call('navigate', { tabId, url: fixtures.url('/slow?ms=20000') });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    process.kill(firefox, 'SIGKILL');
+    const killedAt = Date.now();
+    const result = await pending;
+    const elapsed = Date.now() - killedAt;
+    expect(result.structuredContent.error?.code, client.text(result)).to.equal('browser_crashed');
+    expect(elapsed, 'the call must not hang').to.be.below(2_000);
+    expect(alive(serve.child.pid), 'the server survives').to.equal(true);
+
+    const next = await client.ok('tabs_context_mcp', { createIfEmpty: true });
+    expect(client.text(next)).to.match(/restarted on the same profile; earlier tabs \(.*\b\d+\b.*\) are gone/);
+    expect(next.structuredContent.notice).to.be.a('string');
+    const fresh = next.structuredContent.tabs;
+    expect(fresh).to.have.length(1);
+    expect(fresh[0].tabId).to.not.equal(tabId);
+    const relaunched = await serve.firefoxPid();
+    expect(relaunched).to.not.equal(firefox);
+
+    const old = await client.call('computer', { tabId, action: 'screenshot' });
+    expect(old.structuredContent.error.code).to.equal('browser_crashed');
+    await client.ok('navigate', { tabId: fresh[0].tabId, url: fixtures.url('/second.html') });
+  });
+
+  it('times out calls on a tab whose main thread hangs, while other tabs keep working', async function () {
+    const busy = (await client.ok('tabs_create_mcp', { url: fixtures.url('/groups/busy.html?after=300') })).structuredContent.tabId;
+    // Another site (localhost, not 127.0.0.1), so Firefox gives it another content process.
+    const other = (await client.ok('tabs_create_mcp', { url: fixtures.url('/second.html').replace('127.0.0.1', 'localhost') })).structuredContent.tabId;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+
+    const hung = await client.call('navigate', { tabId: busy, url: fixtures.url('/index.html') });
+    const code = hung.structuredContent.error?.code;
+    expect(['timeout', 'navigation_timeout'], client.text(hung)).to.include(code);
+    const shot = await client.call('computer', { tabId: busy, action: 'screenshot' });
+    expect(shot.structuredContent.error?.code, client.text(shot)).to.equal('timeout');
+
+    const fine = await client.ok('navigate', { tabId: other, url: fixtures.url('/index.html').replace('127.0.0.1', 'localhost') });
+    expect(fine.structuredContent.title).to.equal('firefox-use fixture');
+    await client.ok('computer', { tabId: other, action: 'screenshot' });
+    expect(alive(serve.child.pid)).to.equal(true);
+  });
+});
