@@ -171,6 +171,17 @@ describe('computer: trusted input aimed by coordinate or ref', function () {
     expect(await text('#log', 0)).to.equal('click 100,75\n');
   });
 
+  it('reports the snapshot delta of what the action changed', async function () {
+    const result = await ok({ action: 'left_click', ref: await ref('#gone') });
+    expect(result.structuredContent.delta).to.be.a('string').and.to.include('Remove me');
+    expect(server.text(result)).to.include('Changes:');
+  });
+
+  it('writes the zoomed PNG for inspection', async function () {
+    const scaled = await ok({ action: 'zoom', region: [590, 290, 690, 320], scale: 4, save_to_disk: true });
+    expect(scaled.structuredContent.savedTo).to.match(/\.png$/);
+  });
+
   it('out_of_viewport for coordinates outside the viewport', async function () {
     expect(errorOf(await act({ action: 'left_click', coordinate: [1280, 10] })).code).to.equal('out_of_viewport');
     expect(errorOf(await act({ action: 'left_click_drag', start_coordinate: [-1, 10], coordinate: [10, 10] })).code).to.equal('out_of_viewport');

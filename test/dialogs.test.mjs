@@ -4,6 +4,8 @@ import { startServer, firstTab } from './helpers/mcp-client.mjs';
 import { waitFor } from './helpers/processes.mjs';
 
 describe('dialogs: firefox_dialog and dialog_open', function () {
+  // Real Firefox on a shared 2-core machine: launches can take tens of seconds under load.
+  this.timeout(180_000);
   let fixtures;
   let server;
   let tabId;

@@ -4,6 +4,8 @@ import { startServe } from './helpers/http-server.mjs';
 import { alive } from './helpers/processes.mjs';
 
 describe('faults: a killed Firefox, a hung page', function () {
+  // Real Firefox on a shared 2-core machine: launches can take tens of seconds under load.
+  this.timeout(180_000);
   let fixtures;
   let serve;
   let client;

@@ -41,6 +41,8 @@ function listeningAddresses(pid) {
 }
 
 describe('security: origins, loopback, Host/Origin checks, output dir', function () {
+  // Real Firefox on a shared 2-core machine: launches can take tens of seconds under load.
+  this.timeout(180_000);
   let site;
   let other;
 

@@ -21,6 +21,8 @@ const TAB_TOOL_ARGS = {
 };
 
 describe('serve: sessions on one browser, each confined to its tab group', function () {
+  // Real Firefox on a shared 2-core machine: launches can take tens of seconds under load.
+  this.timeout(180_000);
   let fixtures;
   let serve;
   let alice;
