@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'firefox_not_found'
   | 'launch_failed'
   | 'not_found'
+  | 'javascript_error'
   | 'internal_error';
 
 export type ErrorDetails = Record<string, unknown>;

@@ -7,11 +7,16 @@ import { SANDBOX, preloadDeclaration } from './page-script.js';
 import { tabBrowsers } from './frames.js';
 import { OriginGuard, type OriginRules } from './interception.js';
 import { RefRegistry } from './refs.js';
+import { attachConsoleLog } from './console-log.js';
+import { attachDownloads } from './downloads.js';
+import { attachNetworkLog } from './network-log.js';
 import { Tab, translateBidiError, type TabTimeouts } from './tab.js';
 
 export interface BrowserOptions extends LaunchOptions {
   viewport: { width: number; height: number };
   timeouts: TabTimeouts;
+  /** Where page-triggered downloads land. */
+  outputDir?: string;
   /** --allowed-origins / --blocked-origins, enforced on every request by network interception. */
   origins?: OriginRules;
 }
@@ -94,6 +99,8 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
       tab?.setDialog({ type: prompt.type, message: prompt.message, defaultValue: prompt.defaultValue, openedAt: Date.now(), context: prompt.context });
     });
     this.bidi.on('browsingContext.userPromptClosed', (prompt) => this.tabForContext(prompt.context)?.setDialog(null));
+    attachConsoleLog(this);
+    attachNetworkLog(this);
     this.bidi.onDisconnect((error) => this.onLost(error));
     this.firefox.process.once('exit', () => this.onLost(new ToolError('browser_crashed', 'Firefox exited.')));
 
@@ -107,6 +114,9 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
           })
         : null,
       this.bidi.send('script.addPreloadScript', { functionDeclaration: preloadDeclaration(), sandbox: SANDBOX }),
+      this.options.outputDir
+        ? attachDownloads(this, this.options.outputDir).catch((error: Error) => process.stderr.write(`firefox-use: downloads stay with Firefox: ${error.message}\n`))
+        : undefined,
     ]);
     const tree = await this.bidi.send('browsingContext.getTree', {});
     for (const info of tree.contexts) this.recordTree(info, null);

@@ -40,6 +40,7 @@ export class BrowserManager {
           isolated: this.options.isolated,
           headed: this.options.headed,
           viewport: this.options.viewport,
+          outputDir: this.options.outputDir,
           timeouts: { action: this.options.timeoutAction, navigation: this.options.timeoutNavigation },
           origins: { allowedOrigins: this.options.allowedOrigins, blockedOrigins: this.options.blockedOrigins },
         });

@@ -17,10 +17,17 @@ export function pageScriptSource(): string {
 export const NOT_INSTALLED = '__firefox_use_not_installed__';
 
 /** The function every page-script call goes through. Arguments and results cross as JSON text: one cheap string. */
-export const CALL_STUB = `function (op, args) {
+export const CALL_STUB = `function (op, args, ...nodes) {
   const api = globalThis.__firefoxUse;
   if (!api) return ${JSON.stringify(NOT_INSTALLED)};
-  return api.call(op, args);
+  return api.call(op, args, nodes);
+}`;
+
+/** Hands back the element of a (document, local id) pair as a node (or a failure as JSON text). */
+export const ELEMENT_STUB = `function (docId, localId) {
+  const api = globalThis.__firefoxUse;
+  if (!api) return ${JSON.stringify(NOT_INSTALLED)};
+  return api.element(docId, localId);
 }`;
 
 /** Preload function: BiDi wants a function declaration, so the bundle is wrapped in one. */

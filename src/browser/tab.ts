@@ -3,7 +3,7 @@ import type { BrowsingContext, Input, Script } from 'webdriver-bidi-protocol';
 import type { BidiConnection } from '../bidi/connection.js';
 import { BidiError } from '../bidi/connection.js';
 import { ToolError } from '../errors.js';
-import { CALL_STUB, NOT_INSTALLED, SANDBOX, pageScriptSource, type PageAnswer } from './page-script.js';
+import { CALL_STUB, ELEMENT_STUB, NOT_INSTALLED, SANDBOX, pageScriptSource, type PageAnswer } from './page-script.js';
 
 export interface OpenDialog {
   type: BrowsingContext.UserPromptType;
@@ -25,6 +25,8 @@ export interface PageCallOptions {
   timeout?: number;
   /** True when the call may change the page (a timeout is then reported with unknown effects). */
   write?: boolean;
+  /** Elements (BiDi shared references) handed to the op as its second argument. */
+  nodes?: Script.SharedReference[];
 }
 
 /** Why a tab can no longer be used. */
@@ -124,6 +126,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
       arguments: [
         { type: 'string', value: op },
         { type: 'string', value: JSON.stringify(args ?? {}) },
+        ...(options.nodes ?? []),
       ],
       resultOwnership: 'none',
     };
@@ -137,6 +140,40 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
       throw new ToolError(answer.error.code as ToolError['code'], answer.error.message, { ...(answer.error.details ?? {}), tabId: this.id });
     }
     return answer.value;
+  }
+
+  /**
+   * A BiDi shared reference to the element of a ref's (frame, document, local id), for commands that take an
+   * element (input.setFiles). A document without page scripts cannot hold our ids: the ref is then stale.
+   */
+  async elementReference(frameContext: string, docId: string, localId: number): Promise<Script.SharedReference> {
+    const result = await this.race(
+      this.bidi.send(
+        'script.callFunction',
+        {
+          functionDeclaration: ELEMENT_STUB,
+          awaitPromise: false,
+          target: { context: frameContext, sandbox: SANDBOX },
+          arguments: [
+            { type: 'string', value: docId },
+            { type: 'number', value: localId },
+          ],
+          resultOwnership: 'none',
+        },
+        { timeout: this.timeouts.action },
+      ),
+    );
+    if (result.type === 'exception') throw new ToolError('internal_error', `Page script failed: ${result.exceptionDetails.text}`, { tabId: this.id });
+    const value = result.result;
+    if (value.type === 'node' && value.sharedId) return { sharedId: value.sharedId };
+    if (value.type === 'string' && value.value !== NOT_INSTALLED) {
+      const answer = JSON.parse(value.value) as PageAnswer<never>;
+      if (!answer.ok) throw new ToolError(answer.error.code as ToolError['code'], answer.error.message, { ...(answer.error.details ?? {}), tabId: this.id });
+    }
+    throw new ToolError('ref_stale', 'That ref belongs to an earlier document in this frame (the page navigated or reloaded).', {
+      reason: 'other_document',
+      tabId: this.id,
+    });
   }
 
   private async callScript(params: Script.CallFunctionParameters, timeout: number, write?: boolean): Promise<string> {

@@ -2,6 +2,7 @@
 // through Xray wrappers, so prototype overrides made by the page do not reach it.
 import { operations } from './operations.js';
 import { PageError } from './errors.js';
+import { elementFor } from './registry.js';
 
 interface Failure {
   code: string;
@@ -9,7 +10,8 @@ interface Failure {
   details?: Record<string, unknown>;
 }
 
-type Operation = (args: never) => unknown;
+// Ops take their JSON argument and, when the server passes element references, those elements.
+type Operation = (args: never, nodes: Node[]) => unknown;
 
 function fail(error: unknown): string {
   const failure: Failure =
@@ -19,11 +21,11 @@ function fail(error: unknown): string {
   return JSON.stringify({ ok: false, error: failure });
 }
 
-function call(op: string, argsJson: string): string | Promise<string> {
+function call(op: string, argsJson: string, nodes: Node[] = []): string | Promise<string> {
   const fn = (operations as Record<string, Operation>)[op];
   if (!fn) return fail(new PageError('internal_error', `unknown page operation ${op}`));
   try {
-    const result = fn(JSON.parse(argsJson) as never);
+    const result = fn(JSON.parse(argsJson) as never, nodes);
     if (result instanceof Promise) return result.then((value: unknown) => JSON.stringify({ ok: true, value }), fail);
     return JSON.stringify({ ok: true, value: result });
   } catch (error) {
@@ -31,5 +33,17 @@ function call(op: string, argsJson: string): string | Promise<string> {
   }
 }
 
+/**
+ * The element behind a (document, local id) pair as a node, so the server gets a BiDi shared reference for it
+ * (input.setFiles needs one); a failure comes back as the same JSON text `call` would return.
+ */
+function element(docId: string, localId: number): Element | string {
+  try {
+    return elementFor(docId, localId);
+  } catch (error) {
+    return fail(error);
+  }
+}
+
 const scope = globalThis as unknown as { __firefoxUse?: unknown };
-if (!scope.__firefoxUse) scope.__firefoxUse = { call };
+if (!scope.__firefoxUse) scope.__firefoxUse = { call, element };

@@ -4,11 +4,14 @@ import { armDelivery, readDelivery } from './delivery.js';
 import { deltaFinish, deltaStart } from './delta.js';
 import { armDragWatch, finishDragWatch } from './drag.js';
 import { find } from './find.js';
+import { fileInput, fileInputs, setFieldValue } from './forms.js';
 import { frameOrigin, listFrames } from './frames.js';
 import { aimAtPoint, aimAtRef, localIdForSelector, scrollRefIntoView, textOfSelector } from './guard.js';
 import { pageInfo } from './info.js';
+import { identify } from './nodes.js';
 import { armScrollProbe, readScrollProbe } from './scroll-probe.js';
 import { describeRef, snapshot } from './snapshot.js';
+import { pageText } from './text.js';
 
 export const operations = {
   pageInfo,
@@ -19,6 +22,11 @@ export const operations = {
   frameOrigin,
   deltaStart,
   deltaFinish,
+  pageText,
+  identify,
+  setFieldValue,
+  fileInputs,
+  fileInput,
   // computer: guard, delivery, scroll and drag probes
   prepareAction,
   concludeAction,

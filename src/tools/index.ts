@@ -7,7 +7,15 @@ import { readPageTool } from './read-page.js';
 import { tabsCloseTool } from './tabs-close.js';
 import { tabsContextTool } from './tabs-context.js';
 import { tabsCreateTool } from './tabs-create.js';
+import { readConsoleTool } from './console.js';
+import { fileUploadTool } from './file-upload.js';
+import { formInputTool } from './form-input.js';
+import { getPageTextTool } from './get-page-text.js';
+import { javascriptTool } from './javascript.js';
+import { readNetworkTool } from './network.js';
+import { resizeWindowTool } from './resize-window.js';
 import type { Tool } from './tool.js';
 
 /** Every tool, in the order clients list them. */
-export const allTools: Tool[] = [tabsContextTool, tabsCreateTool, tabsCloseTool, navigateTool, computerTool, dialogTool, readPageTool, findTool, testRefTool, testTextTool];
+export const allTools: Tool[] = [tabsContextTool, tabsCreateTool, tabsCloseTool, navigateTool, computerTool, dialogTool, readPageTool, findTool, testRefTool, testTextTool,
+  getPageTextTool, formInputTool, fileUploadTool, javascriptTool, readConsoleTool, readNetworkTool, resizeWindowTool];

@@ -1,0 +1,56 @@
+import type { Log } from 'webdriver-bidi-protocol';
+import type { Browser } from './browser.js';
+import { Ring } from './ring.js';
+import type { Tab } from './tab.js';
+
+export interface ConsoleEntry {
+  /** debug | info | warn | error, as BiDi reports it. */
+  level: Log.Level;
+  /** `console.<method>` for console calls; `exception` for an uncaught error. */
+  kind: string;
+  text: string;
+  /** Where it came from (script URL and line), when Firefox says. */
+  source?: string;
+  timestamp: number;
+}
+
+/** Entries kept per tab; older ones drop out (and are counted). */
+export const CONSOLE_CAPACITY = 1000;
+const MAX_TEXT = 2_000;
+
+const logs = new WeakMap<Tab, Ring<ConsoleEntry>>();
+
+/** The console ring of a tab, created on first use (the listener also creates it on a tab's first entry). */
+export function consoleOf(tab: Tab): Ring<ConsoleEntry> {
+  let ring = logs.get(tab);
+  if (!ring) {
+    ring = new Ring<ConsoleEntry>(CONSOLE_CAPACITY);
+    logs.set(tab, ring);
+  }
+  return ring;
+}
+
+/** Feeds every tab's ring from log.entryAdded (the Browser subscribes to it). */
+export function attachConsoleLog(browser: Browser): void {
+  browser.bidi.on('log.entryAdded', (entry) => {
+    const context = entry.source.context;
+    if (!context) return; // workers and other realms without a window
+    const tab = browser.tabForContext(context);
+    if (!tab) return;
+    consoleOf(tab).push(toEntry(entry));
+  });
+}
+
+function toEntry(entry: Log.Entry): ConsoleEntry {
+  let text = entry.text ?? '';
+  if (text.length > MAX_TEXT) text = `${text.slice(0, MAX_TEXT)}… (${text.length} chars)`;
+  const frame = entry.stackTrace?.callFrames[0];
+  const result: ConsoleEntry = {
+    level: entry.level,
+    kind: entry.type === 'console' ? `console.${(entry as Log.ConsoleLogEntry).method}` : entry.type === 'javascript' ? 'exception' : entry.type,
+    text,
+    timestamp: entry.timestamp,
+  };
+  if (frame?.url) result.source = `${frame.url}:${frame.lineNumber + 1}`;
+  return result;
+}

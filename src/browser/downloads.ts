@@ -1,0 +1,166 @@
+import { EventEmitter } from 'node:events';
+import { mkdir } from 'node:fs/promises';
+import type { Network } from 'webdriver-bidi-protocol';
+import type { Browser } from './browser.js';
+import type { Tab } from './tab.js';
+
+export interface Download {
+  /** BiDi download id. */
+  id: string;
+  url: string;
+  suggestedFilename: string;
+  status: 'in_progress' | 'complete' | 'canceled';
+  /** Absolute path in the output dir once complete. */
+  path?: string;
+  startedAt: number;
+}
+
+interface TabDownloads {
+  recent: Download[];
+  events: EventEmitter<{ begin: [Download]; end: [Download] }>;
+}
+
+const RECENT = 50;
+const byTab = new WeakMap<Tab, TabDownloads>();
+
+function stateOf(tab: Tab): TabDownloads {
+  let state = byTab.get(tab);
+  if (!state) {
+    state = { recent: [], events: new EventEmitter() };
+    byTab.set(tab, state);
+  }
+  return state;
+}
+
+/**
+ * Sends every page-triggered download to `outputDir` (browser.setDownloadBehavior) and tracks each one per tab.
+ * A Firefox without the command keeps its own download handling; that is reported, not fatal.
+ */
+export async function attachDownloads(browser: Browser, outputDir: string): Promise<void> {
+  const all = new Map<string, { tab: Tab; download: Download }>();
+  browser.bidi.on('browsingContext.downloadWillBegin', (event) => {
+    const tab = browser.tabForContext(event.context);
+    if (!tab) return;
+    const download: Download = { id: event.download, url: event.url, suggestedFilename: event.suggestedFilename, status: 'in_progress', startedAt: event.timestamp };
+    const state = stateOf(tab);
+    state.recent.push(download);
+    if (state.recent.length > RECENT) state.recent.shift();
+    all.set(download.id, { tab, download });
+    state.events.emit('begin', download);
+  });
+  browser.bidi.on('browsingContext.downloadEnd', (event) => {
+    const known = all.get(event.download);
+    if (!known) return;
+    all.delete(event.download);
+    known.download.status = event.status;
+    if (event.status === 'complete' && event.filepath) known.download.path = event.filepath;
+    stateOf(known.tab).events.emit('end', known.download);
+  });
+  await mkdir(outputDir, { recursive: true });
+  await browser.bidi.send('browser.setDownloadBehavior', { downloadBehavior: { type: 'allowed', destinationFolder: outputDir } });
+}
+
+/** The tab's latest downloads, oldest first. */
+export function recentDownloads(tab: Tab): Download[] {
+  return [...stateOf(tab).recent];
+}
+
+export interface DownloadWatchOptions {
+  /** How long to keep listening after `work` settles, for a download its response starts a little later. */
+  settleMs?: number;
+  /** How long to wait for downloads that began to finish (they are reported in progress after that). */
+  finishMs?: number;
+  /**
+   * When `work` started a document load in the tab, how long to wait for that load to end or turn into a
+   * download: a download link is a navigation whose response turns out to be a file.
+   */
+  navigationWaitMs?: number;
+}
+
+/**
+ * Runs `work` (a click, a key press, a navigation) and reports the downloads the tab began meanwhile, after
+ * waiting for them to finish: the action that triggered a download can then say where the file is.
+ */
+export async function downloadsDuring<T>(tab: Tab, work: () => Promise<T>, options: DownloadWatchOptions = {}): Promise<{ result: T; downloads: Download[] }> {
+  const { settleMs = 0, finishMs = 10_000, navigationWaitMs = 0 } = options;
+  const state = stateOf(tab);
+  const begun: Download[] = [];
+  const loads = new Set<string>();
+  let wake: (() => void) | null = null;
+  const onBegin = (download: Download) => {
+    begun.push(download);
+    wake?.();
+  };
+  const loadEnded = (event: Network.ResponseCompletedParameters | Network.FetchErrorParameters) => {
+    if (event.context !== tab.context || !loads.delete(event.request.request) || loads.size > 0) return;
+    // The download event follows the response by a moment (longer on a busy machine). A response that looks
+    // like a file (attachment, or not an HTML page) gets a full second for it; a page gets a short grace.
+    const response = 'response' in event ? event.response : undefined;
+    const attachment = response?.headers.some((h) => h.name.toLowerCase() === 'content-disposition' && /attachment/i.test(h.value.type === 'string' ? h.value.value : ''));
+    const page = response !== undefined && /^(text\/html|application\/xhtml)/.test(response.mimeType) && !attachment;
+    setTimeout(() => wake?.(), response && !page ? 1_000 : 50);
+  };
+  const offs = navigationWaitMs
+    ? [
+        tab.bidi.on('network.beforeRequestSent', (event) => {
+          if (event.context !== tab.context || event.request.destination !== 'document') return;
+          loads.add(event.request.request);
+          wake?.();
+        }),
+        tab.bidi.on('network.responseCompleted', loadEnded),
+        tab.bidi.on('network.fetchError', loadEnded),
+      ]
+    : [];
+  state.events.on('begin', onBegin);
+  let result: T;
+  try {
+    result = await work();
+    // A click's navigation starts a moment after the click returns: listen a little longer for one (or a download).
+    if (settleMs > 0 && loads.size === 0 && begun.length === 0) await pause(settleMs, (wakeUp) => (wake = wakeUp));
+    if (loads.size > 0 && begun.length === 0) await pause(navigationWaitMs, (wakeUp) => (wake = () => loads.size === 0 || begun.length > 0 ? wakeUp() : undefined));
+    wake = null;
+  } finally {
+    state.events.off('begin', onBegin);
+    for (const off of offs) off();
+  }
+  if (begun.length > 0) await finished(state, begun, finishMs);
+  return { result, downloads: begun.map((download) => ({ ...download })) };
+}
+
+function pause(ms: number, setWake: (wakeUp: () => void) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    setWake(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+function finished(state: TabDownloads, downloads: Download[], timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => downloads.every((download) => download.status !== 'in_progress');
+    if (done()) return resolve();
+    const timer = setTimeout(finish, timeoutMs);
+    function onEnd() {
+      if (done()) finish();
+    }
+    function finish() {
+      clearTimeout(timer);
+      state.events.off('end', onEnd);
+      resolve();
+    }
+    state.events.on('end', onEnd);
+  });
+}
+
+/** One line for an action's result: where each download went (or that it is still running / was canceled). */
+export function describeDownloads(downloads: Download[]): string {
+  return downloads
+    .map((download) => {
+      if (download.status === 'complete') return `Downloaded ${download.suggestedFilename} to ${download.path ?? '(path unknown)'}`;
+      if (download.status === 'canceled') return `Download of ${download.suggestedFilename} was canceled`;
+      return `Download of ${download.suggestedFilename} is still in progress`;
+    })
+    .join('\n');
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { CONSOLE_CAPACITY, consoleOf, type ConsoleEntry } from '../browser/console-log.js';
+import { clock, compilePattern, newest } from './log-filter.js';
+import { defineTool, tabIdField } from './tool.js';
+
+const entrySchema = z.object({
+  level: z.string(),
+  kind: z.string(),
+  text: z.string(),
+  source: z.string().optional(),
+  timestamp: z.number(),
+});
+
+function line(entry: ConsoleEntry): string {
+  return `${clock(entry.timestamp)} [${entry.level}] ${entry.kind === 'exception' ? 'Uncaught: ' : ''}${entry.text}${entry.source ? `  (${entry.source})` : ''}`;
+}
+
+export const readConsoleTool = defineTool({
+  name: 'read_console_messages',
+  title: 'Read console messages',
+  description:
+    'Console output and uncaught errors of the tab (every frame, across navigations) since it opened or since the last clear, ' +
+    `oldest first. The tab keeps the latest ${CONSOLE_CAPACITY}; older ones are dropped and their number is reported. Filter with ` +
+    'pattern (a regular expression, case-insensitive) and onlyErrors; clear empties the log after this read.',
+  scope: 'tab',
+  input: z.strictObject({
+    tabId: tabIdField,
+    pattern: z.string().max(1_000).optional().describe('Only messages whose text matches this regular expression (case-insensitive).'),
+    onlyErrors: z.boolean().optional().describe('Only level "error": console.error calls and uncaught exceptions.'),
+    clear: z.boolean().optional().describe('Empty the tab\'s log after reading (default false).'),
+    limit: z.number().int().min(1).max(CONSOLE_CAPACITY).optional().describe('Most messages to return, the newest ones (default 100).'),
+  }),
+  output: z.object({
+    messages: z.array(entrySchema),
+    matched: z.number(),
+    omitted: z.number(),
+    dropped: z.number(),
+    cleared: z.boolean(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  worksWithDialog: true,
+  async handler({ tab }, args) {
+    const pattern = compilePattern(args.pattern, 'pattern');
+    const ring = consoleOf(tab);
+    const matching = ring.entries().filter((entry) => (!args.onlyErrors || entry.level === 'error') && (!pattern || pattern.test(entry.text)));
+    const { shown, omitted } = newest(matching, args.limit ?? 100);
+    const dropped = ring.dropped;
+    if (args.clear) ring.clear();
+    const head =
+      `${matching.length} message${matching.length === 1 ? '' : 's'}${args.pattern || args.onlyErrors ? ' matched' : ''}` +
+      (omitted ? `, the newest ${shown.length} shown` : '') +
+      (dropped ? `; ${dropped} older message${dropped === 1 ? ' was' : 's were'} dropped (the tab keeps ${CONSOLE_CAPACITY})` : '') +
+      (args.clear ? '; log cleared' : '');
+    const text = [head, ...shown.map(line)].join('\n');
+    return { structured: { messages: shown, matched: matching.length, omitted, dropped, cleared: Boolean(args.clear) }, text };
+  },
+});

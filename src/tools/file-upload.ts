@@ -1,0 +1,103 @@
+import { constants } from 'node:fs';
+import { access, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { z } from 'zod';
+import type { FileInputInfo } from '../browser/page-types.js';
+import { ToolError } from '../errors.js';
+import { refField, refTarget } from './ref-target.js';
+import { defineTool, tabIdField, type TabToolContext } from './tool.js';
+
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * Each path as the real file it names, after symlinks: it must be a readable regular file under one of the upload
+ * roots (themselves resolved, so a symlinked root works and a symlink out of a root does not).
+ */
+export async function resolveUploadPaths(paths: string[], roots: string[]): Promise<string[]> {
+  const realRoots = (await Promise.all(roots.map((root) => realpath(root).catch(() => null)))).filter((root): root is string => root !== null);
+  const resolved: string[] = [];
+  for (const [index, path] of paths.entries()) {
+    const field = `paths.${index}`;
+    const bad = (why: string) => new ToolError('invalid_arguments', `${field}: ${path} ${why}`, { field, path });
+    let real: string;
+    try {
+      real = await realpath(resolve(path));
+    } catch {
+      throw bad('does not exist.');
+    }
+    if (!realRoots.some((root) => inside(root, real))) {
+      throw bad(`is outside the upload roots (${roots.join(', ')}); start the server with --upload-root to allow another directory.`);
+    }
+    const info = await stat(real);
+    if (!info.isFile()) throw bad('is not a regular file.');
+    try {
+      await access(real, constants.R_OK);
+    } catch {
+      throw bad('is not readable.');
+    }
+    resolved.push(real);
+  }
+  return resolved;
+}
+
+interface Chosen {
+  ref: string;
+  frameContext: string;
+  info: FileInputInfo;
+}
+
+async function chooseInput(context: TabToolContext, ref: string | undefined): Promise<Chosen> {
+  const { tab, browserNow } = context;
+  if (ref) {
+    const target = await refTarget(context, ref);
+    const info = await tab.callPage<FileInputInfo>('fileInput', { docId: target.docId, localId: target.localId }, { context: target.frameContext });
+    return { ref, frameContext: target.frameContext, info };
+  }
+  const inputs = await tab.callPage<FileInputInfo[]>('fileInputs');
+  const named = inputs.map((info) => ({ ref: browserNow.refs.refFor(tab.id, tab.context, info.docId, info.localId), frameContext: tab.context, info }));
+  if (named.length === 1) return named[0]!;
+  if (named.length === 0) {
+    throw new ToolError('not_found', 'The page has no file input (in its top document); pass the ref of one inside a frame if there is one.', { field: 'ref' });
+  }
+  const candidates = named.map(({ ref: r, info }) => ({ ref: r, name: info.name, multiple: info.multiple, accept: info.accept }));
+  throw new ToolError('ambiguous_target', `The page has ${named.length} file inputs; pass ref to say which: ${candidates.map((c) => `${c.ref}${c.name ? ` (${c.name})` : ''}`).join(', ')}.`, {
+    field: 'ref',
+    candidates,
+  });
+}
+
+export const fileUploadTool = defineTool({
+  name: 'file_upload',
+  title: 'Upload files',
+  description:
+    'Puts local files into a file input (input type=file) as if the user had picked them, without opening a file dialog; ' +
+    'hidden inputs behind styled buttons work too. ref names the input (or its label); without ref, the page\'s only file ' +
+    'input is used, and several are ambiguous_target (their refs are listed). Paths must be readable files under the server\'s ' +
+    'upload roots (--upload-root; default the output dir and the working directory); relative paths are from the working ' +
+    'directory. An empty list clears the input. Returns the file names the input holds.',
+  scope: 'tab',
+  input: z.strictObject({
+    tabId: tabIdField,
+    ref: refField.optional().describe('The file input\'s ref from read_page or find; optional when the page has exactly one.'),
+    paths: z.array(z.string().min(1).max(4_096)).max(100).describe('Files to upload: absolute paths, or relative to the server\'s working directory.'),
+  }),
+  output: z.object({ ref: z.string(), files: z.array(z.string()) }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async handler(context, args) {
+    const files = await resolveUploadPaths(args.paths, context.options.uploadRoots);
+    const chosen = await chooseInput(context, args.ref);
+    if (chosen.info.disabled) throw new ToolError('invalid_arguments', `The file input ${chosen.ref} is disabled.`, { field: 'ref' });
+    if (files.length > 1 && !chosen.info.multiple) {
+      throw new ToolError('invalid_arguments', `paths: the file input ${chosen.ref} takes one file (no multiple attribute), not ${files.length}.`, { field: 'paths' });
+    }
+    const { tab } = context;
+    const element = await tab.elementReference(chosen.frameContext, chosen.info.docId, chosen.info.localId);
+    await tab.race(tab.bidi.send('input.setFiles', { context: chosen.frameContext, element, files }, { timeout: tab.timeouts.action, write: true }));
+    const after = await tab.callPage<FileInputInfo>('fileInput', { docId: chosen.info.docId, localId: chosen.info.localId }, { context: chosen.frameContext });
+    const text = after.files.length ? `${chosen.ref} now holds: ${after.files.join(', ')}` : `${chosen.ref} is now empty.`;
+    return { structured: { ref: chosen.ref, files: after.files }, text };
+  },
+});

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import type { FieldResult } from '../browser/page-types.js';
+import { refField, refTarget } from './ref-target.js';
+import { defineTool, tabIdField } from './tool.js';
+
+const valueField = z.union([z.string().max(100_000), z.boolean(), z.number().finite(), z.array(z.string().max(10_000)).min(1).max(500)]);
+
+export const formInputTool = defineTool({
+  name: 'form_input',
+  title: 'Set a form field',
+  description:
+    'Sets a form field by ref without typing: text inputs and textareas (text; input and change fire as after a user\'s edit), ' +
+    'checkbox and radio (true / false), select (an option\'s label or value; a list for a multiple select, which then holds ' +
+    'exactly those), range (a number within min-max), date/time/month/week (their ISO formats), color (#rrggbb) and ' +
+    'contenteditable elements. A ref to a label sets its control. A value the field cannot take fails with invalid_arguments ' +
+    'naming what it takes (a select lists its options); disabled and read-only fields are refused. Returns the value the field ' +
+    'now holds (never a password\'s).',
+  scope: 'tab',
+  input: z.strictObject({
+    tabId: tabIdField,
+    ref: refField.describe('The field\'s ref from read_page or find ("ref_12").'),
+    value: valueField.describe('Text for text-like fields, true/false for checkbox and radio, option label or value (or a list of them) for select.'),
+  }),
+  output: z.object({
+    ref: z.string(),
+    field: z.string(),
+    value: z.union([z.string(), z.boolean(), z.array(z.string())]).optional(),
+    masked: z.boolean().optional(),
+    length: z.number().optional(),
+    valid: z.boolean().optional(),
+    validationMessage: z.string().optional(),
+    note: z.string().optional(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async handler(context, args) {
+    const target = await refTarget(context, args.ref);
+    const field = await context.tab.callPage<FieldResult>(
+      'setFieldValue',
+      { docId: target.docId, localId: target.localId, value: args.value },
+      { context: target.frameContext, write: true },
+    );
+    const structured = { ref: args.ref, ...field };
+    const shown = field.masked ? `(password, ${field.length} characters)` : JSON.stringify(field.value);
+    let text = `${args.ref} (${field.field}) is now ${shown}`;
+    if (field.valid === false) text += `\nThe page marks it invalid: ${field.validationMessage}`;
+    if (field.note) text += `\nNote: ${field.note}`;
+    return { structured, text };
+  },
+});

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import type { Script } from 'webdriver-bidi-protocol';
+import { describeDownloads, downloadsDuring } from '../browser/downloads.js';
+import type { NodeIdentity } from '../browser/page-types.js';
+import { elementNodes, renderRemoteValue, toJson } from '../browser/remote-value.js';
+import { ToolError } from '../errors.js';
+import { defineTool, tabIdField, type TabToolContext } from './tool.js';
+
+const MAX_TEXT = 20_000;
+/**
+ * Code that may start a navigation (and so a download) a moment after it returns. Only such code pays for the
+ * short wait that catches it; a download started otherwise still lands in the output dir, unreported here.
+ */
+const MAY_NAVIGATE = /click|submit|location|href|open\(|download|navigat|assign|replace|reload|dispatchEvent/i;
+
+async function evaluate(context: TabToolContext, expression: string): Promise<Script.EvaluateResult> {
+  const { tab } = context;
+  return tab.race(
+    tab.bidi.send(
+      'script.evaluate',
+      {
+        expression,
+        target: { context: tab.context },
+        awaitPromise: true,
+        resultOwnership: 'none',
+        userActivation: true,
+        serializationOptions: { maxDomDepth: 0, maxObjectDepth: 6, includeShadowTree: 'none' },
+      },
+      { timeout: tab.timeouts.action, write: true },
+    ),
+  );
+}
+
+/**
+ * Runs code as a script (its last expression is the result); code that only parses as a function body (top-level
+ * await or return) runs again wrapped in an async function. A syntax error means nothing ran, so that is safe.
+ */
+async function run(context: TabToolContext, code: string): Promise<Script.EvaluateResult> {
+  const first = await evaluate(context, code);
+  if (first.type !== 'exception' || !/^SyntaxError/.test(first.exceptionDetails.text)) return first;
+  const second = await evaluate(context, `(async () => {\n${code}\n})()`);
+  if (second.type === 'exception' && /^SyntaxError/.test(second.exceptionDetails.text)) return first;
+  return second;
+}
+
+/** Refs for the element nodes of a result, issued through the sandbox's registry. */
+async function refsFor(context: TabToolContext, value: Script.RemoteValue): Promise<Map<string, string>> {
+  const refs = new Map<string, string>();
+  const nodes = elementNodes(value).slice(0, 200);
+  if (nodes.length === 0) return refs;
+  const { tab, browserNow } = context;
+  const ids = await tab
+    .callPage<Array<NodeIdentity | null>>('identify', {}, { nodes: nodes.map((node) => ({ sharedId: node.sharedId! })) })
+    .catch(() => null); // nodes of another frame's document cannot be named from the top one
+  ids?.forEach((id, index) => {
+    if (id) refs.set(nodes[index]!.sharedId!, browserNow.refs.refFor(tab.id, tab.context, id.docId, id.localId));
+  });
+  return refs;
+}
+
+export const javascriptTool = defineTool({
+  name: 'javascript_tool',
+  title: 'Run JavaScript in the page',
+  description:
+    'Runs JavaScript in the tab\'s page (its own window, with the page\'s globals) and returns the result: the value of the last ' +
+    'expression, or what a top-level return gives (top-level await works). Promises are awaited; DOM elements come back with ' +
+    'refs usable by computer, form_input and file_upload; cycles, bigint, undefined, Map and Set are shown as such. A thrown ' +
+    'exception is a javascript_error with its message. Times out after the action timeout (the code may have run partly).',
+  scope: 'tab',
+  enabled: (options) => options.allowJavascript,
+  input: z.strictObject({
+    tabId: tabIdField,
+    text: z.string().min(1).max(100_000).describe('The code, e.g. "document.title" or "const r = await fetch(\'/api\'); return r.status".'),
+  }),
+  output: z.object({
+    type: z.string(),
+    result: z.string(),
+    value: z.unknown().optional(),
+    truncated: z.boolean().optional(),
+    downloads: z.array(z.object({ url: z.string(), file: z.string(), status: z.string(), path: z.string().optional() })).optional(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+  async handler(context, args) {
+    const { result: outcome, downloads } = await downloadsDuring(context.tab, () => run(context, args.text), {
+      settleMs: MAY_NAVIGATE.test(args.text) ? 300 : 0,
+      navigationWaitMs: 3_000,
+    });
+    if (outcome.type === 'exception') {
+      const details = outcome.exceptionDetails;
+      const where = details.lineNumber !== undefined ? ` (line ${details.lineNumber + 1}, column ${details.columnNumber + 1})` : '';
+      throw new ToolError('javascript_error', `${details.text}${where}`, { tabId: context.tab.id });
+    }
+    const refs = await refsFor(context, outcome.result);
+    const refOf = (sharedId: string) => refs.get(sharedId);
+    let rendered = renderRemoteValue(outcome.result, { refOf });
+    const truncated = rendered.length > MAX_TEXT;
+    if (truncated) rendered = `${rendered.slice(0, MAX_TEXT)}… (${rendered.length} chars)`;
+    const structured: Record<string, unknown> = { type: outcome.result.type, result: rendered, value: toJson(outcome.result, refOf) };
+    if (truncated) structured['truncated'] = true;
+    let text = rendered;
+    if (downloads.length) {
+      structured['downloads'] = downloads.map((d) => ({ url: d.url, file: d.suggestedFilename, status: d.status, ...(d.path ? { path: d.path } : {}) }));
+      text += `\n${describeDownloads(downloads)}`;
+    }
+    return { structured: structured as { type: string; result: string }, text };
+  },
+});

@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import type { RefTarget } from '../browser/refs.js';
+import { resolveRef } from '../browser/resolve.js';
+import type { TabToolContext } from './tool.js';
+
+export const refField = z.string().regex(/^ref_\d+$/, 'must look like "ref_12"');
+
+/** The element a ref names on this tab, checked live (ref_stale with the reason otherwise). */
+export async function refTarget(context: TabToolContext, ref: string): Promise<RefTarget> {
+  return (await resolveRef(context.tab, ref)).target;
+}
