@@ -48,7 +48,7 @@ async function main() {
   const summary = { version: 1, date: new Date().toISOString() };
   try {
     log('foundation: cold start, 20 screenshots, RSS');
-    summary.foundation = await foundationFigures(fixtures);
+    summary.foundation = await foundationFigures(fixtures).catch((error) => ({ error: error.message.slice(0, 500) }));
     log(JSON.stringify(summary.foundation));
     if (!flags.quick) {
       const { runSuite } = await import('./lib/suite.mjs');

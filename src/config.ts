@@ -19,6 +19,8 @@ export interface ServerOptions {
   port?: number;
   host: string;
   token?: string;
+  /** A remote WebDriver endpoint (Selenium Grid, geckodriver) to create the session on instead of launching Firefox. */
+  webdriverUrl?: string;
 }
 
 type Kind = 'string' | 'boolean' | 'number' | 'list' | 'viewport';
@@ -48,6 +50,7 @@ export const FLAGS: FlagSpec[] = [
   { flag: 'port', key: 'port', kind: 'number', help: 'serve: TCP port', defaultText: '8931' },
   { flag: 'host', key: 'host', kind: 'string', help: 'serve: address to bind', defaultText: '127.0.0.1' },
   { flag: 'token', key: 'token', kind: 'string', help: 'serve: bearer token clients must send', defaultText: 'none' },
+  { flag: 'webdriver-url', key: 'webdriverUrl', kind: 'string', help: 'Create the session on this remote WebDriver endpoint (Selenium Grid, geckodriver) instead of launching Firefox', defaultText: 'none' },
 ];
 
 export function defaultOptions(): ServerOptions {

@@ -7,8 +7,20 @@ import { now, round, summarize } from './stats.mjs';
 
 export const FOUNDATION_TARGETS = { cold_start_ms: 3000, screenshot_p50_ms: 60, server_rss_mb: 120 };
 
-/** Spawn → MCP handshake → a tab → a PNG back, timed as one span. Leaves the server running for the caller. */
+/**
+ * Spawn → MCP handshake → a tab → a PNG back, timed as one span. Leaves the server running for the caller.
+ * On a loaded machine a start can time out; it is tried once more, and the result says so.
+ */
 export async function coldStart(adapter) {
+  try {
+    return await coldStartOnce(adapter);
+  } catch (error) {
+    const second = await coldStartOnce(adapter);
+    return { ...second, retried_after: error.message.split('\n')[0].slice(0, 200) };
+  }
+}
+
+async function coldStartOnce(adapter) {
   const server = new McpServer(adapter.id, adapter.spec());
   const started = now();
   await server.start();
@@ -23,7 +35,7 @@ export async function coldStart(adapter) {
 }
 
 export async function foundationFigures(fixtures, { shots = 20 } = {}) {
-  const { server, handle, ms } = await coldStart(firefoxUse);
+  const { server, handle, ms, retried_after } = await coldStart(firefoxUse);
   try {
     const page = await server.call(...firefoxUse.ops.navigate(handle, fixtures.url('/login.html')));
     if (page.error) throw new Error(`navigate: ${page.error}`);
@@ -42,6 +54,7 @@ export async function foundationFigures(fixtures, { shots = 20 } = {}) {
       screenshot_calls: stats.n,
       server_rss_mb: memory.server_rss_mb,
       browser_rss_mb: memory.browser_rss_mb,
+      ...(retried_after ? { cold_start_retried_after: retried_after } : {}),
     };
     figures.targets = Object.fromEntries(
       Object.entries(FOUNDATION_TARGETS).map(([key, limit]) => [key, { limit, met: figures[key] !== null && figures[key] < limit }]),

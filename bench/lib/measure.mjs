@@ -6,7 +6,7 @@ import { summarize } from './stats.mjs';
 
 // A figure whose calls are very slow (a peer snapshotting 2,000 rows after every action) stops after this much
 // time once it has MIN_CALLS samples, so the whole bench fits in a few minutes; `n` in the results says how many.
-const BUDGET_MS = Number(process.env.BENCH_FIGURE_BUDGET_MS ?? 12_000);
+const BUDGET_MS = Number(process.env.BENCH_FIGURE_BUDGET_MS ?? 8_000);
 const MIN_CALLS = 3;
 
 /** Runs one operation `calls` times; p50/p95 of ms plus the reply size of the last call. */

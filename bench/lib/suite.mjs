@@ -15,9 +15,10 @@ export const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url)
 
 async function benchServer(adapter, fixtures, { calls, log }) {
   log(`${adapter.id}: cold start`);
-  const { server, handle, ms } = await coldStart(adapter);
+  const { server, handle, ms, retried_after } = await coldStart(adapter);
   try {
     const entry = { label: adapter.label, browser: adapter.browser, cold_start_ms: round(ms, 0), tools: server.tools.size };
+    if (retried_after) entry.cold_start_retried_after = retried_after;
     entry.pages = await measurePages(adapter, server, handle, fixtures, { calls, log });
     entry.tasks = {};
     for (const flow of FLOWS) {

@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import type { BrowsingContext } from 'webdriver-bidi-protocol';
 import { BidiConnection, type EventName } from '../bidi/connection.js';
 import { ToolError, isToolError } from '../errors.js';
-import { launchFirefox, type LaunchedFirefox, type LaunchOptions } from './launcher.js';
+import { LocalHost, type BrowserHost } from './host.js';
+import { launchFirefox, type LaunchOptions } from './launcher.js';
 import { SANDBOX, preloadDeclaration } from './page-script.js';
 import { tabBrowsers } from './frames.js';
 import { OriginGuard, type OriginRules } from './interception.js';
@@ -62,7 +63,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
 
   private constructor(
     readonly bidi: BidiConnection,
-    readonly firefox: LaunchedFirefox,
+    readonly host: BrowserHost,
     readonly options: BrowserOptions,
     readonly version: string,
   ) {
@@ -71,6 +72,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
 
   static async launch(options: BrowserOptions): Promise<Browser> {
     const firefox = await launchFirefox(options);
+    const host = new LocalHost(firefox);
     let bidi: BidiConnection | null = null;
     try {
       bidi = await BidiConnection.connect(`${firefox.endpoint}/session`);
@@ -79,9 +81,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
         { capabilities: { alwaysMatch: { unhandledPromptBehavior: { default: 'ignore' }, webSocketUrl: true } } },
         { timeout: 45_000 },
       );
-      const browser = new Browser(bidi, firefox, options, `${session.capabilities.browserName} ${session.capabilities.browserVersion}`);
-      await browser.start();
-      return browser;
+      return await Browser.attach(bidi, host, options, `${session.capabilities.browserName} ${session.capabilities.browserVersion}`);
     } catch (error) {
       bidi?.close();
       firefox.killNow();
@@ -89,6 +89,16 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
       firefox.profile.release();
       throw error instanceof ToolError ? error : new ToolError('launch_failed', `Firefox started but its BiDi session failed: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * A Browser on a connection whose BiDi session already exists (made by `launch`, or by a remote WebDriver
+   * endpoint from its webSocketUrl capability): no session.new here.
+   */
+  static async attach(bidi: BidiConnection, host: BrowserHost, options: BrowserOptions, version: string): Promise<Browser> {
+    const browser = new Browser(bidi, host, options, version);
+    await browser.start();
+    return browser;
   }
 
   private async start(): Promise<void> {
@@ -102,7 +112,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     attachConsoleLog(this);
     attachNetworkLog(this);
     this.bidi.onDisconnect((error) => this.onLost(error));
-    this.firefox.process.once('exit', () => this.onLost(new ToolError('browser_crashed', 'Firefox exited.')));
+    this.host.onExit(() => this.onLost(new ToolError('browser_crashed', 'Firefox exited.')));
 
     const origins = this.options.origins;
     await Promise.all([
@@ -160,7 +170,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     this.crashed = this.closing ? new ToolError('browser_crashed', 'Firefox was shut down.') : new ToolError('browser_crashed', `Firefox stopped unexpectedly: ${error.message}`);
     for (const tab of this.tabsById.values()) tab.markClosed('browser_crashed');
     this.bidi.close();
-    this.firefox.killNow();
+    this.host.killNow();
     if (!this.closing) this.emit('crashed', this.crashed);
   }
 
@@ -251,18 +261,14 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   }
 
   get pid(): number {
-    return this.firefox.pid;
+    return this.host.pid;
   }
 
-  /** browser.close, then a kill if Firefox is still there after `graceMs`; the profile lock goes last. */
+  /** Ends the browser through its host: browser.close and the profile lock for a launched one, DELETE for a remote one. */
   async close(graceMs = 5_000): Promise<void> {
-    if (this.closing) return this.firefox.waitForExit(graceMs);
+    if (this.closing) return this.host.waitForExit(graceMs);
     this.closing = true;
-    if (!this.crashed && !this.bidi.closed) {
-      await this.bidi.send('browser.close', {}, { timeout: Math.min(graceMs, 3_000) }).catch(() => undefined);
-    }
-    await this.firefox.waitForExit(graceMs);
+    await this.host.shutdown(this.bidi, graceMs, !this.crashed);
     this.bidi.close();
-    this.firefox.profile.release();
   }
 }

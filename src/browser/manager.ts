@@ -1,5 +1,6 @@
 import type { ServerOptions } from '../config.js';
-import { Browser } from './browser.js';
+import { Browser, type BrowserOptions } from './browser.js';
+import { connectRemote } from './remote.js';
 
 /**
  * Owns the one Browser of a server: launches it on first need, and again after a crash. Every MCP session asks it
@@ -34,7 +35,7 @@ export class BrowserManager {
       const previous = this.current;
       this.launching = (async () => {
         if (previous) await previous.close(2_000).catch(() => undefined);
-        const browser = await Browser.launch({
+        const launch: BrowserOptions = {
           firefox: this.options.firefox,
           profile: this.options.profile,
           isolated: this.options.isolated,
@@ -43,7 +44,8 @@ export class BrowserManager {
           outputDir: this.options.outputDir,
           timeouts: { action: this.options.timeoutAction, navigation: this.options.timeoutNavigation },
           origins: { allowedOrigins: this.options.allowedOrigins, blockedOrigins: this.options.blockedOrigins },
-        });
+        };
+        const browser = this.options.webdriverUrl ? await connectRemote(this.options.webdriverUrl, launch) : await Browser.launch(launch);
         this.generation++;
         this.current = browser;
         for (const listener of this.listeners) listener(browser);

@@ -17,6 +17,28 @@ const COMMANDS: Record<string, CommandSpec> = {
     usage: 'run SCRIPT|- [flags]',
     summary: 'Runs a YAML/JSON script of tool calls in order and prints one JSON line per step. Exit 0 all passed, 1 a step failed, 2 the script does not parse.',
     common: true,
+    extra: [{ flag: 'interactive', kind: 'boolean', short: 'i', help: 'A REPL: one step per line, with history', defaultText: 'false' }],
+  },
+  regress: {
+    name: 'regress',
+    usage: 'regress CONFIG [flags]',
+    summary: 'Screenshot regression: captures each page@viewport of CONFIG, still, and compares it with its baseline. Exit 1 on any failure, 2 for a bad CONFIG.',
+    common: true,
+    extra: [
+      { flag: 'baseline-dir', kind: 'string', help: 'Where baselines page@viewport.png live', defaultText: 'baselines/ next to CONFIG' },
+      { flag: 'report-dir', kind: 'string', help: 'Where report.html, junit.xml and report.json go', defaultText: './firefox-use-report (shard-I-of-N inside it with --shard)' },
+      { flag: 'update', kind: 'boolean', help: 'Rewrite the baselines that changed', defaultText: 'false' },
+      { flag: 'ci', kind: 'boolean', help: 'A missing baseline is an error (it is still written, for review)', defaultText: 'false' },
+      { flag: 'workers', kind: 'string', help: 'Captures in parallel: tabs of one Firefox, another Firefox per 4 workers', defaultText: '1' },
+      { flag: 'shard', kind: 'string', help: 'Run only slice I of N (I/N), for a CI matrix', defaultText: 'all' },
+    ],
+  },
+  'merge-reports': {
+    name: 'merge-reports',
+    usage: 'merge-reports REPORT_DIR... [--report-dir OUT]',
+    summary: 'Joins the reports of regress shards into one (HTML, JUnit XML, JSON). Exit 1 on a failure or a missing shard.',
+    common: false,
+    extra: [{ flag: 'report-dir', kind: 'string', help: 'Where the merged report goes', defaultText: './firefox-use-report' }],
   },
   doctor: {
     name: 'doctor',
@@ -34,7 +56,7 @@ function mainHelp(): string {
     'Usage: firefox-use [command] [flags]',
     '',
     'Commands:',
-    ...Object.values(COMMANDS).map((spec) => `  ${spec.name.padEnd(8)} ${spec.summary}`),
+    ...Object.values(COMMANDS).map((spec) => `  ${spec.name.padEnd(13)} ${spec.summary}`),
     '',
     'firefox-use <command> --help lists the flags of that command.',
     'firefox-use --version prints the version.',
@@ -80,12 +102,41 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'run': {
       const script = parsed.positionals[0];
+      if (parsed.flags['interactive']) {
+        const { runInteractive } = await import('./run.js');
+        return runInteractive(options);
+      }
       if (!script) {
         process.stderr.write('firefox-use run: name a SCRIPT file (or - for stdin).\n');
         return 2;
       }
       const { runScriptCommand } = await import('./run.js');
       return runScriptCommand(script, options);
+    }
+    case 'regress': {
+      const config = parsed.positionals[0];
+      const workers = Number(parsed.flags['workers'] ?? 1);
+      if (!config || !Number.isInteger(workers) || workers < 1) {
+        process.stderr.write(`firefox-use regress: ${config ? '--workers takes a positive whole number' : 'name a CONFIG file'}.\n`);
+        return 2;
+      }
+      const { runRegress } = await import('./regress/run.js');
+      return runRegress(config, options, {
+        update: Boolean(parsed.flags['update']),
+        ci: Boolean(parsed.flags['ci']),
+        workers,
+        ...(typeof parsed.flags['baseline-dir'] === 'string' ? { baselineDir: parsed.flags['baseline-dir'] } : {}),
+        ...(typeof parsed.flags['report-dir'] === 'string' ? { reportDir: parsed.flags['report-dir'] } : {}),
+        ...(typeof parsed.flags['shard'] === 'string' ? { shard: parsed.flags['shard'] } : {}),
+      });
+    }
+    case 'merge-reports': {
+      if (parsed.positionals.length === 0) {
+        process.stderr.write('firefox-use merge-reports: name the shard report directories (or report.json files).\n');
+        return 2;
+      }
+      const { mergeReports } = await import('./regress/merge.js');
+      return mergeReports(parsed.positionals, typeof parsed.flags['report-dir'] === 'string' ? parsed.flags['report-dir'] : 'firefox-use-report');
     }
     case 'doctor': {
       const { doctor, printDoctor } = await import('./doctor.js');

@@ -1,0 +1,176 @@
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { BrowserManager } from '../../browser/manager.js';
+import { navigateTab } from '../../browser/navigation.js';
+import type { Tab } from '../../browser/tab.js';
+import type { ServerOptions } from '../../config.js';
+import { toToolError } from '../../mcp/dispatch.js';
+import { enabledTools } from '../../mcp/server.js';
+import { Session } from '../../mcp/session.js';
+import type { Tool } from '../../tools/tool.js';
+import { ScriptParseError } from '../script.js';
+import { ScriptRunner } from '../script-runner.js';
+import { capturesOf, parseConfig, parseShard, shardOf, type Capture } from './config.js';
+import { diffPngs, overThreshold } from './diff.js';
+import { summarize, writeReports, type CaptureResult, type Report } from './report.js';
+import { NetworkWatch, makeStill, waitFor } from './stillness.js';
+
+/** Tabs one Firefox serves in parallel before another process is worth starting. */
+const TABS_PER_PROCESS = 4;
+const MAX_ATTEMPTS = 5;
+
+export interface RegressFlags {
+  baselineDir?: string;
+  reportDir?: string;
+  update: boolean;
+  ci: boolean;
+  workers: number;
+  shard?: string;
+}
+
+interface Worker {
+  manager: BrowserManager;
+  session: Session;
+  network: Promise<NetworkWatch>;
+}
+
+async function screenshot(tab: Tab, fullPage: boolean): Promise<Buffer> {
+  const shot = await tab.race(
+    tab.bidi.send('browsingContext.captureScreenshot', { context: tab.context, origin: fullPage ? 'document' : 'viewport', format: { type: 'image/png' } }, { timeout: tab.timeouts.action }),
+  );
+  return Buffer.from(shot.data, 'base64');
+}
+
+/** Loads the page, makes it still and captures until two consecutive screenshots are the same bytes. */
+async function stableCapture(worker: Worker, capture: Capture, tools: Tool[], options: ServerOptions): Promise<{ png: Buffer; stable: boolean; missing: string[] }> {
+  const browser = await worker.session.browser();
+  const network = await worker.network;
+  const tab = await browser.createTab(worker.session.id);
+  worker.session.remember(tab);
+  worker.session.activeTabId = tab.id;
+  try {
+    await tab.setViewport(capture.viewport.width, capture.viewport.height);
+    if (capture.page.url) await navigateTab(tab, capture.page.url, options);
+    if (capture.page.steps.length) {
+      const runner = new ScriptRunner(worker.session, tools, options, `${capture.id}-step`);
+      let failure: string | null = null;
+      await runner.runAll(capture.page.steps, (outcome) => {
+        if (!outcome.ok && !outcome.skipped && !failure) failure = `step ${outcome.step} (line ${outcome.line}, ${outcome.tool}) failed: ${JSON.stringify(outcome.error)}`;
+      });
+      if (failure) throw new Error(failure);
+    }
+    if (capture.page.waitFor) await waitFor(tab, capture.page.waitFor, options.timeoutAction);
+    let missing = await makeStill(tab, network, capture.page.mask, options.timeoutAction);
+    let previous = await screenshot(tab, capture.page.fullPage);
+    for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
+      const current = await screenshot(tab, capture.page.fullPage);
+      if (current.equals(previous)) return { png: current, stable: true, missing };
+      // Something moved: settle again (a script may have started an animation or moved a mask's element).
+      missing = await makeStill(tab, network, capture.page.mask, options.timeoutAction);
+      previous = current;
+    }
+    return { png: previous, stable: false, missing };
+  } finally {
+    await browser.closeTab(tab).catch(() => undefined);
+  }
+}
+
+async function runCapture(worker: Worker, capture: Capture, ctx: { tools: Tool[]; options: ServerOptions; flags: RegressFlags; baselineDir: string; reportDir: string }): Promise<CaptureResult> {
+  const started = performance.now();
+  const base = { id: capture.id, page: capture.page.name, viewport: capture.viewport.name, threshold: capture.page.threshold };
+  const file = `${capture.id}.png`;
+  const baselinePath = join(ctx.baselineDir, file);
+  const images = join(ctx.reportDir, 'images');
+  const done = (result: Omit<CaptureResult, 'ms' | keyof typeof base>): CaptureResult => ({ ...base, ...result, ms: Math.round(performance.now() - started) });
+  let shot: { png: Buffer; stable: boolean; missing: string[] };
+  try {
+    shot = await stableCapture(worker, capture, ctx.tools, ctx.options);
+  } catch (error) {
+    return done({ status: 'error', failure: true, message: toToolError(error).message });
+  }
+  await mkdir(images, { recursive: true });
+  const actualRel = `images/${capture.id}.actual.png`;
+  const extra = shot.missing.length ? { missingMasks: shot.missing } : {};
+  const baseline = await readFile(baselinePath).catch(() => null);
+  if (!baseline) {
+    await mkdir(ctx.baselineDir, { recursive: true });
+    await writeFile(baselinePath, shot.png);
+    await writeFile(join(ctx.reportDir, actualRel), shot.png);
+    const message = ctx.flags.ci ? `no baseline ${baselinePath} (with --ci a missing baseline is an error; it was written for review)` : `baseline written to ${baselinePath}`;
+    return done({ status: 'new', failure: ctx.flags.ci, message, images: { actual: actualRel }, ...extra });
+  }
+  const diff = await diffPngs(baseline, shot.png, capture.page.colorThreshold);
+  const failing = overThreshold(diff, capture.page.threshold);
+  const stats = { changedPixels: diff.changedPixels, ratio: diff.ratio, box: diff.box, ...extra };
+  if (!shot.stable) {
+    await writeFile(join(ctx.reportDir, actualRel), shot.png);
+    return done({ status: 'flaky', failure: false, message: `the page never gave two equal screenshots in a row (${MAX_ATTEMPTS} tries)`, images: { actual: actualRel }, ...stats });
+  }
+  if (!failing) return done({ status: 'passed', failure: false, ...stats });
+  const rel = { baseline: `images/${capture.id}.baseline.png`, actual: actualRel, diff: `images/${capture.id}.diff.png` };
+  await Promise.all([copyFile(baselinePath, join(ctx.reportDir, rel.baseline)), writeFile(join(ctx.reportDir, rel.actual), shot.png), diff.image ? writeFile(join(ctx.reportDir, rel.diff), diff.image) : null]);
+  const what = `${diff.changedPixels} pixels changed (${(diff.ratio * 100).toFixed(3)}%)${diff.box ? ` in ${diff.box.width}x${diff.box.height} at ${diff.box.x},${diff.box.y}` : ''}`;
+  if (ctx.flags.update) {
+    await writeFile(baselinePath, shot.png);
+    return done({ status: 'updated', failure: false, message: `${what}; baseline rewritten`, images: rel, ...stats });
+  }
+  return done({ status: 'failed', failure: true, message: what, images: rel, ...stats });
+}
+
+/** `firefox-use regress CONFIG`: 0 when nothing failed, 1 on any failure, 2 for a config that does not parse. */
+export async function runRegress(configPath: string, options: ServerOptions, flags: RegressFlags): Promise<number> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const tools = enabledTools(options);
+  let captures: Capture[];
+  let shard: { index: number; total: number } | undefined;
+  try {
+    captures = capturesOf(parseConfig(readFileSync(configPath, 'utf8'), configPath, tools, options.viewport));
+    if (flags.shard) {
+      shard = parseShard(flags.shard);
+      captures = shardOf(captures, shard);
+    }
+  } catch (error) {
+    const message = error instanceof ScriptParseError ? `${configPath}:${error.line}: ${error.reason}` : `${configPath}: ${(error as Error).message}`;
+    process.stderr.write(`firefox-use regress: ${message}\n`);
+    return 2;
+  }
+  const baselineDir = resolve(flags.baselineDir ?? join(dirname(configPath), 'baselines'));
+  const reportDir = resolve(flags.reportDir ?? (shard ? join('firefox-use-report', `shard-${shard.index}-of-${shard.total}`) : 'firefox-use-report'));
+  const workerCount = Math.max(1, Math.min(flags.workers, captures.length || 1));
+  const processes = Math.ceil(workerCount / TABS_PER_PROCESS);
+  // Throwaway profiles: cookies and caches from earlier runs must not change a screenshot.
+  const managers = Array.from({ length: processes }, () => new BrowserManager({ ...options, isolated: true }));
+  const workers: Worker[] = Array.from({ length: workerCount }, (_, i) => {
+    const manager = managers[i % processes]!;
+    const session = new Session(manager);
+    return { manager, session, network: session.browser().then((browser) => new NetworkWatch(browser)) };
+  });
+  const ctx = { tools, options, flags, baselineDir, reportDir };
+  const results: CaptureResult[] = [];
+  const queue = [...captures];
+  const tty = process.stderr.isTTY;
+  try {
+    await Promise.all(
+      workers.map(async (worker) => {
+        for (let capture = queue.shift(); capture; capture = queue.shift()) {
+          const result = await runCapture(worker, capture, ctx);
+          results.push(result);
+          const line = `${result.failure ? '✗' : '✓'} ${result.id} ${result.status}${result.message ? ` — ${result.message}` : ''} (${result.ms} ms)`;
+          process.stderr.write(tty ? `\r\x1b[K[${results.length}/${captures.length}] ${line}\n` : `${line}\n`);
+        }
+      }),
+    );
+  } finally {
+    for (const worker of workers) void worker.network.then((watch) => watch.close()).catch(() => undefined);
+    await Promise.all(managers.map((manager) => manager.close()));
+  }
+  results.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const report: Report = { tool: 'firefox-use regress', config: configPath, ...(shard ? { shard } : {}), startedAt: startedAt.toISOString(), ms: Math.round(performance.now() - started), summary: summarize(results), results };
+  const paths = await writeReports(report, reportDir);
+  const s = report.summary;
+  process.stdout.write(`${JSON.stringify({ summary: s, ms: report.ms, reports: paths })}\n`);
+  process.stderr.write(`firefox-use regress: ${s.total} captures, ${s.passed} passed, ${s.failed} failed, ${s.new} new, ${s.updated} updated, ${s.flaky} flaky, ${s.error} errors in ${report.ms} ms; report: ${paths.html}\n`);
+  return s.failures > 0 ? 1 : 0;
+}

@@ -1,0 +1,134 @@
+import type { Browser } from '../../browser/browser.js';
+import { SANDBOX } from '../../browser/page-script.js';
+import type { Tab } from '../../browser/tab.js';
+import { ToolError } from '../../errors.js';
+
+const QUIET_MS = 50;
+const NETWORK_CAP_MS = 3_000;
+
+/** In-flight requests per browsing context, from the BiDi network events the Browser subscribes to. */
+export class NetworkWatch {
+  private readonly inflight = new Map<string, Set<string>>();
+  private readonly lastActivity = new Map<string, number>();
+  private readonly unsubscribe: Array<() => void>;
+
+  constructor(browser: Browser) {
+    const touch = (context: string | null, id: string, open: boolean, url: string) => {
+      // Only http(s) requests settle with responseCompleted; file:, data: and about: ones need no wait.
+      if (!context || !/^https?:/i.test(url)) return;
+      const set = this.inflight.get(context) ?? new Set<string>();
+      if (open) set.add(id);
+      else set.delete(id);
+      this.inflight.set(context, set);
+      this.lastActivity.set(context, Date.now());
+    };
+    this.unsubscribe = [
+      browser.bidi.on('network.beforeRequestSent', (event) => touch(event.context, event.request.request, true, event.request.url)),
+      browser.bidi.on('network.responseCompleted', (event) => touch(event.context, event.request.request, false, event.request.url)),
+      browser.bidi.on('network.fetchError', (event) => touch(event.context, event.request.request, false, event.request.url)),
+    ];
+  }
+
+  /** Resolves once the context had no request in flight for QUIET_MS (or after a cap, for pages that never settle). */
+  async idle(context: string): Promise<boolean> {
+    const deadline = Date.now() + NETWORK_CAP_MS;
+    for (;;) {
+      const busy = (this.inflight.get(context)?.size ?? 0) > 0;
+      const quietFor = Date.now() - (this.lastActivity.get(context) ?? 0);
+      if (!busy && quietFor >= QUIET_MS) return true;
+      if (Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, busy ? 20 : QUIET_MS - quietFor));
+    }
+  }
+
+  close(): void {
+    for (const off of this.unsubscribe) off();
+  }
+}
+
+/**
+ * Runs in the page (sandbox realm): animations and transitions off, caret hidden, masks painted over their elements,
+ * scroll at the top, fonts loaded. Returns the selectors that matched nothing.
+ */
+const STILL = `async (maskJson) => {
+  const masks = JSON.parse(maskJson);
+  const doc = document;
+  if (!doc.getElementById('__firefox_use_still')) {
+    const style = doc.createElement('style');
+    style.id = '__firefox_use_still';
+    style.textContent = '*,*::before,*::after{animation:none!important;transition:none!important;caret-color:transparent!important;scroll-behavior:auto!important}';
+    (doc.head || doc.documentElement).appendChild(style);
+  }
+  for (const animation of doc.getAnimations()) {
+    try {
+      const timing = animation.effect && animation.effect.getComputedTiming();
+      if (timing && timing.endTime !== Infinity) animation.finish(); else animation.cancel();
+    } catch (e) { animation.cancel(); }
+  }
+  window.scrollTo(0, 0);
+  const missing = [];
+  const old = doc.getElementById('__firefox_use_masks');
+  if (old) old.remove();
+  if (masks.length) {
+    const layer = doc.createElement('div');
+    layer.id = '__firefox_use_masks';
+    layer.style.cssText = 'position:absolute;left:0;top:0;width:0;height:0;z-index:2147483647;pointer-events:none';
+    for (const selector of masks) {
+      const found = doc.querySelectorAll(selector);
+      if (!found.length) missing.push(selector);
+      for (const el of found) {
+        const r = el.getBoundingClientRect();
+        const box = doc.createElement('div');
+        box.style.cssText = 'position:absolute;background:#ff00ff;left:' + (r.left + scrollX) + 'px;top:' + (r.top + scrollY) + 'px;width:' + r.width + 'px;height:' + r.height + 'px';
+        layer.appendChild(box);
+      }
+    }
+    doc.documentElement.appendChild(layer);
+  }
+  if (doc.activeElement && doc.activeElement !== doc.body) doc.activeElement.blur();
+  await doc.fonts.ready;
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return JSON.stringify(missing);
+}`;
+
+const WAIT_FOR = `async (selector, text, timeout) => {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    if (selector) {
+      const el = document.querySelector(selector);
+      if (el && el.getClientRects().length) return true;
+    } else if ((document.body ? document.body.innerText : '').includes(text)) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+  }
+}`;
+
+async function callSandbox(tab: Tab, declaration: string, args: Array<string | number>, timeout: number): Promise<string | boolean> {
+  const result = await tab.race(
+    tab.bidi.send(
+      'script.callFunction',
+      {
+        functionDeclaration: declaration,
+        awaitPromise: true,
+        target: { context: tab.context, sandbox: SANDBOX },
+        arguments: args.map((value) => (typeof value === 'number' ? { type: 'number' as const, value } : { type: 'string' as const, value })),
+        resultOwnership: 'none',
+      },
+      { timeout: timeout + 2_000 },
+    ),
+  );
+  if (result.type === 'exception') throw new ToolError('internal_error', `Page script failed: ${result.exceptionDetails.text}`);
+  const value = result.result;
+  return value.type === 'string' || value.type === 'boolean' ? value.value : '';
+}
+
+export async function waitFor(tab: Tab, target: { selector?: string; text?: string }, timeout: number): Promise<void> {
+  const found = await callSandbox(tab, WAIT_FOR, [target.selector ?? '', target.text ?? '', timeout], timeout);
+  if (found !== true) throw new ToolError('timeout', `wait_for: ${target.selector ? `selector ${target.selector}` : `text "${target.text}"`} did not appear within ${timeout} ms.`);
+}
+
+/** Makes the page still; returns mask selectors that matched nothing. */
+export async function makeStill(tab: Tab, network: NetworkWatch, mask: string[], timeout: number): Promise<string[]> {
+  const [missing] = await Promise.all([callSandbox(tab, STILL, [JSON.stringify(mask)], timeout), network.idle(tab.context)]);
+  return JSON.parse(String(missing)) as string[];
+}

@@ -1,0 +1,188 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { saveImage } from '../browser/output.js';
+import type { PageInfo } from '../browser/page-types.js';
+import type { ServerOptions } from '../config.js';
+import { ToolError } from '../errors.js';
+import { dispatch, errorResult } from '../mcp/dispatch.js';
+import type { Session } from '../mcp/session.js';
+import type { Tool } from '../tools/tool.js';
+import type { Expectation, ScriptStep } from './script.js';
+
+/** How long a URL expectation waits for the tab to get there (a click that navigates answers before the load). */
+const URL_WAIT_MS = 5_000;
+
+function lookup(name: string, saved: Map<string, unknown>): unknown {
+  if (!saved.has(name)) throw new ToolError('invalid_arguments', `$${name} was never saved by an earlier step.`, { field: name });
+  return saved.get(name);
+}
+
+/** Replaces `$NAME` (the whole string, keeping the saved value's type) and `${NAME}` inside strings, deeply. */
+export function substitute(value: unknown, saved: Map<string, unknown>): unknown {
+  if (typeof value === 'string') {
+    const whole = /^\$([A-Za-z_]\w*)$/.exec(value);
+    if (whole) return lookup(whole[1]!, saved);
+    return value.replace(/\$\{([A-Za-z_]\w*)\}/g, (_, name: string) => {
+      const found = lookup(name, saved);
+      return typeof found === 'string' ? found : JSON.stringify(found);
+    });
+  }
+  if (Array.isArray(value)) return value.map((item) => substitute(item, saved));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, saved)]));
+  return value;
+}
+
+export function resultText(result: CallToolResult): string {
+  return result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+}
+
+/** The value `save:` keeps: the first match's ref, else a ref or tab id in the result, else the whole result. */
+export function savedValue(structured: Record<string, unknown> | undefined): unknown {
+  if (!structured) return undefined;
+  const matches = structured['matches'];
+  if (Array.isArray(matches) && matches[0] && typeof matches[0] === 'object' && 'ref' in matches[0]) return (matches[0] as { ref: unknown }).ref;
+  for (const key of ['ref', 'tabId', 'value', 'url']) if (key in structured) return structured[key];
+  return structured;
+}
+
+function regexOf(pattern: string): RegExp | null {
+  const match = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
+  return match ? new RegExp(match[1]!, match[2]) : null;
+}
+
+/** A URL glob: `**` any characters, `*` any but "/", the rest literal; or a /regex/. A pattern without a scheme may match anywhere after it. */
+export function urlMatches(pattern: string, url: string): boolean {
+  const regex = regexOf(pattern);
+  if (regex) return regex.test(url);
+  const body = pattern
+    .split(/(\*\*|\*)/)
+    .map((part) => (part === '**' ? '.*' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${body}$`).test(url) || (!/^[a-z]+:/i.test(pattern) && new RegExp(`^[a-z]+://${body}$`, 'i').test(url));
+}
+
+export function textMatches(expected: string, text: string): boolean {
+  const regex = regexOf(expected);
+  return regex ? regex.test(text) : text.includes(expected);
+}
+
+export interface StepOutcome {
+  step: number;
+  line: number;
+  tool: string;
+  args: Record<string, unknown>;
+  ok: boolean;
+  ms: number;
+  result?: unknown;
+  /** What the model would read (REPL output); left out of the JSON lines. */
+  text?: string;
+  images?: string[];
+  error?: unknown;
+  skipped?: boolean;
+}
+
+/** Runs steps on one session, keeping `$NAME` values between them; the script's current tab fills a missing tabId. */
+export class ScriptRunner {
+  readonly saved = new Map<string, unknown>();
+  private readonly byName: Map<string, Tool>;
+  private count = 0;
+
+  constructor(
+    readonly session: Session,
+    tools: Tool[],
+    readonly options: ServerOptions,
+    /** Stem for saved screenshot files. */
+    readonly imagePrefix = 'step',
+  ) {
+    this.byName = new Map(tools.map((tool) => [tool.name, tool]));
+  }
+
+  private async currentTabId(): Promise<number> {
+    const browser = await this.session.browser();
+    const current = this.session.activeTabId === null ? undefined : browser.tab(this.session.activeTabId);
+    if (current && !current.isClosed) return current.id;
+    const tab = await browser.createTab(this.session.id);
+    this.session.remember(tab);
+    this.session.activeTabId = tab.id;
+    return tab.id;
+  }
+
+  private async currentUrl(): Promise<string> {
+    const browser = await this.session.browser();
+    const tab = this.session.activeTabId === null ? undefined : browser.tab(this.session.activeTabId);
+    if (!tab) return '';
+    const info = await tab.callPage<PageInfo>('pageInfo', {}, { timeout: 2_000 }).catch(() => null);
+    return info?.url ?? '';
+  }
+
+  private async check(expect: Expectation, result: CallToolResult): Promise<string | null> {
+    if (expect.text !== undefined && !textMatches(expect.text, resultText(result))) return `expected the result to contain ${JSON.stringify(expect.text)}`;
+    if (expect.url !== undefined) {
+      const deadline = Date.now() + URL_WAIT_MS;
+      let url = await this.currentUrl();
+      while (!urlMatches(expect.url, url) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        url = await this.currentUrl();
+      }
+      if (!urlMatches(expect.url, url)) return `expected the tab's URL to match ${JSON.stringify(expect.url)}, it is ${JSON.stringify(url)}`;
+    }
+    return null;
+  }
+
+  /** Runs one step; never throws: a failure is an outcome with ok false. */
+  async run(step: ScriptStep): Promise<StepOutcome> {
+    const index = ++this.count;
+    const started = performance.now();
+    let args = step.args;
+    let result: CallToolResult;
+    try {
+      args = substitute(step.args, this.saved) as Record<string, unknown>;
+      const tool = this.byName.get(step.tool);
+      if (!tool) throw new ToolError('invalid_arguments', `No tool named "${step.tool}".`, { field: 'tool' });
+      if (tool.scope === 'tab' && args['tabId'] === undefined) args = { ...args, tabId: await this.currentTabId() };
+      result = await dispatch(tool, args, this.session, this.options);
+    } catch (error) {
+      result = errorResult(error);
+    }
+    let ok = !result.isError;
+    let error: unknown = result.isError ? (result.structuredContent as { error?: unknown } | undefined)?.error : undefined;
+    if (ok && step.expect) {
+      const failure = await this.check(step.expect, result).catch((problem: unknown) => `could not check the expectation: ${(problem as Error).message}`);
+      if (failure) {
+        ok = false;
+        error = { code: 'expectation_failed', message: failure };
+      }
+    }
+    const ms = Math.round(performance.now() - started);
+    const images: string[] = [];
+    for (const block of result.content) {
+      if (block.type === 'image') images.push(await saveImage(this.options.outputDir, `${this.imagePrefix}${index}-${step.tool}`, Buffer.from(block.data, 'base64')));
+    }
+    if (ok && step.save) this.saved.set(step.save, savedValue(result.structuredContent as Record<string, unknown> | undefined));
+    return {
+      step: index,
+      line: step.line,
+      tool: step.tool,
+      args,
+      ok,
+      ms,
+      ...(ok ? { result: result.structuredContent } : { error }),
+      text: resultText(result),
+      ...(images.length ? { images } : {}),
+    };
+  }
+
+  /** Runs steps in order; after the first failure the rest are reported as skipped. */
+  async runAll(steps: ScriptStep[], emit: (outcome: StepOutcome) => void): Promise<boolean> {
+    let failed = false;
+    for (const step of steps) {
+      if (failed) {
+        emit({ step: ++this.count, line: step.line, tool: step.tool, args: step.args, ok: false, ms: 0, skipped: true });
+        continue;
+      }
+      const outcome = await this.run(step);
+      emit(outcome);
+      failed = !outcome.ok;
+    }
+    return !failed;
+  }
+}

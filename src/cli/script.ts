@@ -1,0 +1,134 @@
+import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { describeZodError } from '../mcp/dispatch.js';
+import type { Tool } from '../tools/tool.js';
+
+/** What a step checks after its tool answered: text in the result, or the tab's URL against a pattern. */
+export interface Expectation {
+  text?: string;
+  url?: string;
+}
+
+export interface ScriptStep {
+  tool: string;
+  args: Record<string, unknown>;
+  save?: string;
+  expect?: Expectation;
+  /** 1-based line of the step in its file (for messages). */
+  line: number;
+}
+
+/** A script or config that does not parse: exit code 2, with the line and what was expected. */
+export class ScriptParseError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly line: number,
+  ) {
+    super(`line ${line}: ${reason}`);
+  }
+}
+
+const STEP_KEYS = new Set(['save', 'expect']);
+const NAME = /^[A-Za-z_]\w*$/;
+
+/** A parsed YAML/JSON document and a way to turn node offsets into line numbers. */
+export interface SourceDoc {
+  doc: Document.Parsed;
+  lineOf(node: unknown): number;
+}
+
+/** Parses YAML (JSON is YAML too); a syntax error is a ScriptParseError at its line. */
+export function parseSource(source: string): SourceDoc {
+  const counter = new LineCounter();
+  const doc = parseDocument(source, { lineCounter: counter, uniqueKeys: true });
+  const first = doc.errors[0];
+  if (first) {
+    const line = first.linePos?.[0]?.line ?? counter.linePos(first.pos[0]).line;
+    throw new ScriptParseError(first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''), line);
+  }
+  const lineOf = (node: unknown): number => {
+    const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
+    return range ? counter.linePos(range[0]).line : 1;
+  };
+  return { doc, lineOf };
+}
+
+/** True when a value holds a `$NAME` reference somewhere (then it can only be checked once the name is known). */
+function hasReference(value: unknown): boolean {
+  if (typeof value === 'string') return /\$(\{[A-Za-z_]\w*\}|[A-Za-z_]\w*$)/.test(value);
+  if (Array.isArray(value)) return value.some(hasReference);
+  if (value && typeof value === 'object') return Object.values(value).some(hasReference);
+  return false;
+}
+
+function parseExpect(raw: unknown, line: number): Expectation {
+  if (typeof raw === 'string') return { text: raw };
+  if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+    const record = raw as Record<string, unknown>;
+    const unknownKeys = Object.keys(record).filter((key) => key !== 'text' && key !== 'url');
+    const valid = unknownKeys.length === 0 && Object.values(record).every((value) => typeof value === 'string') && Object.keys(record).length > 0;
+    if (valid) return record as Expectation;
+  }
+  throw new ScriptParseError('expect: expected text, a /regex/, {text: ...} or {url: "pattern"}', line);
+}
+
+/** Parses one step node: `{<tool>: {args}, save?: NAME, expect?: ...}`. */
+function parseStep(node: unknown, src: SourceDoc, tools: Map<string, Tool>): ScriptStep {
+  const line = src.lineOf(node);
+  if (!isMap(node)) throw new ScriptParseError('expected a step such as "- navigate: {url: https://example.com}"', line);
+  const raw = node.toJSON() as Record<string, unknown>;
+  const toolKeys = Object.keys(raw).filter((key) => !STEP_KEYS.has(key));
+  if (toolKeys.length !== 1) {
+    throw new ScriptParseError(`expected exactly one tool name in a step, got ${toolKeys.length ? toolKeys.join(', ') : 'none'}`, line);
+  }
+  const name = toolKeys[0]!;
+  const tool = tools.get(name);
+  if (!tool) throw new ScriptParseError(`unknown tool "${name}"; expected one of ${[...tools.keys()].join(', ')}`, line);
+  const argsNode = node.get(name, true);
+  const args = raw[name] ?? {};
+  if (typeof args !== 'object' || Array.isArray(args)) throw new ScriptParseError(`the arguments of ${name} must be a mapping such as {url: ...}`, src.lineOf(argsNode) || line);
+  const step: ScriptStep = { tool: name, args: args as Record<string, unknown>, line };
+  if (raw['save'] !== undefined) {
+    if (typeof raw['save'] !== 'string' || !NAME.test(raw['save'])) throw new ScriptParseError('save: expected a NAME (letters, digits, _)', src.lineOf(node.get('save', true)));
+    step.save = raw['save'];
+  }
+  if (raw['expect'] !== undefined) step.expect = parseExpect(raw['expect'], src.lineOf(node.get('expect', true)));
+  // Arguments are checked now when they can be, so a typo fails before Firefox starts.
+  if (!hasReference(step.args)) {
+    const candidate = tool.scope === 'tab' && step.args['tabId'] === undefined ? { ...step.args, tabId: 1 } : step.args;
+    const checked = tool.input.safeParse(candidate);
+    if (!checked.success) {
+      const field = checked.error.issues[0]?.path[0];
+      const fieldNode = typeof field === 'string' && isMap(argsNode) ? argsNode.get(field, true) : undefined;
+      throw new ScriptParseError(`${name}: ${describeZodError(checked.error).message}`, src.lineOf(fieldNode ?? argsNode ?? node));
+    }
+  }
+  return step;
+}
+
+/** Steps from a sequence node (a script's root, its `steps:`, or a regress page's `steps:`). */
+export function parseStepList(node: unknown, src: SourceDoc, tools: Map<string, Tool>): ScriptStep[] {
+  if (!isSeq(node)) throw new ScriptParseError('expected a list of steps, each "- <tool>: {arguments}"', src.lineOf(node));
+  return node.items.map((item) => parseStep(item, src, tools));
+}
+
+/** A `run` script: a list of steps, or a mapping with `steps:`. */
+export function parseScript(source: string, tools: Tool[]): ScriptStep[] {
+  const src = parseSource(source);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const root = src.doc.contents;
+  if (root === null || (isScalar(root) && root.value === null)) throw new ScriptParseError('the script is empty; expected a list of steps', 1);
+  if (isMap(root)) {
+    const steps = root.get('steps', true);
+    if (!steps) throw new ScriptParseError('expected a list of steps (or a mapping with "steps:")', src.lineOf(root));
+    return parseStepList(steps, src, byName);
+  }
+  return parseStepList(root as YamlNode, src, byName);
+}
+
+/** One REPL line: the same syntax as a script step, with or without the leading "- ". */
+export function parseStepLine(line: string, tools: Tool[]): ScriptStep {
+  const text = line.trimStart().startsWith('-') ? line : `- ${line}`;
+  const steps = parseScript(text, tools);
+  if (steps.length !== 1) throw new ScriptParseError('expected one step on the line', 1);
+  return steps[0]!;
+}
