@@ -131,7 +131,7 @@ function chart(summary) {
     });
   const maxChars = Math.max(1, ...tasks.map((t) => t.chars));
   for (const t of tasks) {
-    const w = (t.chars / maxChars) * plotW;
+    const w = (t.chars / maxChars) * (plotW - 150);
     parts.push(`<text x="20" y="${y + 14}" font-size="13">${esc(t.label)}</text>`);
     parts.push(`<rect x="${left}" y="${y + 2}" width="${Math.max(1, w).toFixed(1)}" height="16" fill="${COLOURS[t.id]}"/>`);
     parts.push(`<text x="${left + w + 4}" y="${y + 14}" font-size="11">${t.skipped ? 'skipped (a tool is missing)' : `${t.chars} chars (${t.calls} calls)${t.ok ? '' : ' — not completed'}`}</text>`);
