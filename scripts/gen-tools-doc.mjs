@@ -35,6 +35,7 @@ const MEANING = {
   profile_locked: 'Another Firefox uses this profile. Close it, or start with --isolated or another --profile.',
   firefox_not_found: 'No Firefox binary was found. Install it or set --firefox / FIREFOX_BIN.',
   launch_failed: 'Firefox was found but did not start; the message carries its output.',
+  javascript_error: 'The code passed to javascript_tool threw; the message carries its error.',
   not_found: 'What was asked for does not exist (a file, an element, a history entry).',
   internal_error: 'A bug in firefox-use. The message says where; please report it.',
 };
