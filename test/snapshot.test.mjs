@@ -151,6 +151,13 @@ describe('read_page: accessibility-style snapshots with lasting refs', function 
     expect(page2.truncated).to.equal(true);
     const small = await read({ filter: 'all', max_chars: 500 });
     expect(small.snapshot.length).to.be.at.most(500);
+    // The whole reply the model reads (head line, tree, hint) stays within the budget, not only the tree.
+    for (const args of [{}, { filter: 'all' }, { filter: 'all', max_chars: 500 }]) {
+      const reply = server.text(await server.ok('read_page', { tabId, ...args }));
+      expect(reply.length, JSON.stringify(args)).to.be.at.most(args.max_chars ?? 4000);
+    }
+    const nav = server.text(await server.ok('navigate', { tabId, url: fixtures.url('/snapshot/table.html') }));
+    expect(nav.length).to.be.at.most(4000);
     const shallow = await read({ filter: 'all', depth: 0 });
     expect(shallow.snapshot).not.to.match(/^ {2}-/m);
   });

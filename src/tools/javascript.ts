@@ -82,7 +82,7 @@ export const javascriptTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   async handler(context, args) {
     const { result: outcome, downloads } = await downloadsDuring(context.tab, () => run(context, args.text), {
-      settleMs: MAY_NAVIGATE.test(args.text) ? 300 : 0,
+      settleMs: MAY_NAVIGATE.test(args.text) ? 500 : 0,
       navigationWaitMs: 3_000,
     });
     if (outcome.type === 'exception') {

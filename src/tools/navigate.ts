@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
-import { DEFAULT_MAX_CHARS, snapshotTab } from '../browser/snapshot.js';
+import { DEFAULT_MAX_CHARS } from '../browser/snapshot.js';
+import { snapshotReply } from '../browser/snapshot-reply.js';
 import { isToolError } from '../errors.js';
 import { defineTool, tabIdField } from './tool.js';
 
@@ -29,13 +30,13 @@ export const navigateTool = defineTool({
   async handler(context, args) {
     const arrived = await navigateTab(context.tab, args.url, context.options);
     // The load is done; a snapshot that fails (a frame mid-swap) must not turn the navigation into an error.
-    const snap = await snapshotTab(context.tab, { maxChars: DEFAULT_MAX_CHARS }).catch((error: unknown) => {
+    const reply = await snapshotReply(context.tab, () => `${arrived.title || '(untitled)'} — ${arrived.url}`, { maxChars: DEFAULT_MAX_CHARS }).catch((error: unknown) => {
       if (isToolError(error, 'dialog_open') || isToolError(error, 'browser_crashed')) throw error;
       return null;
     });
-    if (!snap) return { structured: { ...arrived, snapshot_error: 'The page snapshot failed; call read_page.' } };
+    if (!reply) return { structured: { ...arrived, snapshot_error: 'The page snapshot failed; call read_page.' } };
+    const { snap, text } = reply;
     const structured = { ...arrived, snapshot: snap.snapshot, truncated: snap.truncated, ...(snap.hint ? { hint: snap.hint } : {}) };
-    const text = `${arrived.title || '(untitled)'} — ${arrived.url}\n${snap.snapshot}${snap.hint ? `\ntruncated: ${snap.hint}` : ''}`;
     return { structured, text };
   },
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_MAX_CHARS, snapshotTab } from '../browser/snapshot.js';
+import { DEFAULT_MAX_CHARS } from '../browser/snapshot.js';
+import { snapshotReply } from '../browser/snapshot-reply.js';
 import { defineTool, tabIdField } from './tool.js';
 
 export const readPageTool = defineTool({
@@ -37,7 +38,7 @@ export const readPageTool = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async handler(context, args) {
-    const snap = await snapshotTab(context.tab, {
+    const { snap, text } = await snapshotReply(context.tab, (page) => `${page.title || '(untitled)'} — ${page.url}`, {
       filter: args.filter === undefined && args.ref_id === undefined ? 'visible' : (args.filter ?? 'all'),
       depth: args.depth,
       refId: args.ref_id,
@@ -51,8 +52,6 @@ export const readPageTool = defineTool({
       ...(snap.truncated ? { omitted: snap.omitted } : {}),
       ...(snap.hint ? { hint: snap.hint } : {}),
     };
-    const head = `${snap.title || '(untitled)'} — ${snap.url}`;
-    const text = `${head}\n${snap.snapshot}${snap.truncated ? `\ntruncated: ${snap.hint ?? ''}` : ''}`;
     return { structured, text };
   },
 });

@@ -1,0 +1,31 @@
+import type { Tab } from './tab.js';
+import { DEFAULT_MAX_CHARS, snapshotTab, type SnapshotOptions, type TabSnapshot } from './snapshot.js';
+
+/** Room kept for the `truncated:` hint line, so the whole reply (head, tree, hint) stays within max_chars. */
+const HINT_ROOM = 200;
+const HEAD_ROOM = 200;
+
+export interface SnapshotReply {
+  snap: TabSnapshot;
+  /** The text the model reads: a head line, the tree, and the hint when cut; never over max_chars. */
+  text: string;
+}
+
+function clip(text: string, room: number): string {
+  return text.length <= room ? text : `${text.slice(0, Math.max(0, room - 1))}…`;
+}
+
+/** A snapshot whose whole reply, not only its tree, fits the character budget. */
+export async function snapshotReply(tab: Tab, head: (snap: TabSnapshot) => string, options: SnapshotOptions = {}): Promise<SnapshotReply> {
+  const budget = options.maxChars ?? DEFAULT_MAX_CHARS;
+  const headRoom = Math.min(HEAD_ROOM, Math.floor(budget / 4));
+  const treeBudget = Math.max(100, budget - headRoom - 1 - Math.min(HINT_ROOM, Math.floor(budget / 5)));
+  const snap = await snapshotTab(tab, { ...options, maxChars: treeBudget });
+  const headLine = clip(head(snap), headRoom);
+  let text = `${headLine}\n${snap.snapshot}`;
+  if (snap.truncated) {
+    const room = budget - text.length - '\ntruncated: '.length;
+    if (room > 20) text += `\ntruncated: ${clip(snap.hint ?? '', room)}`;
+  }
+  return { snap, text };
+}
