@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startFixtureServer } from './helpers/fixtures.mjs';
-import { startServe, firefoxChildren } from './helpers/http-server.mjs';
-import { alive, waitFor } from './helpers/processes.mjs';
+import { startServe } from './helpers/http-server.mjs';
+import { alive } from './helpers/processes.mjs';
 
 describe('faults: a killed Firefox, a hung page', function () {
   // Real Firefox on a shared 2-core machine: launches can take tens of seconds under load.

@@ -69,7 +69,14 @@ const STILL = `async (maskJson) => {
   const missing = [];
   const old = doc.getElementById('__firefox_use_masks');
   if (old) old.remove();
+  const oldStyle = doc.getElementById('__firefox_use_mask_style');
+  if (oldStyle) oldStyle.remove();
   if (masks.length) {
+    // Hidden as well as covered: an element that grows after it was measured must not show past its box.
+    const hide = doc.createElement('style');
+    hide.id = '__firefox_use_mask_style';
+    hide.textContent = masks.map((selector) => selector + '{visibility:hidden!important}').join(' ');
+    (doc.head || doc.documentElement).appendChild(hide);
     const layer = doc.createElement('div');
     layer.id = '__firefox_use_masks';
     layer.style.cssText = 'position:absolute;left:0;top:0;width:0;height:0;z-index:2147483647;pointer-events:none';
