@@ -94,11 +94,11 @@ export async function downloadsDuring<T>(tab: Tab, work: () => Promise<T>, optio
   const loadEnded = (event: Network.ResponseCompletedParameters | Network.FetchErrorParameters) => {
     if (event.context !== tab.context || !loads.delete(event.request.request) || loads.size > 0) return;
     // The download event follows the response by a moment (longer on a busy machine). A response that looks
-    // like a file (attachment, or not an HTML page) gets a full second for it; a page gets a short grace.
+    // like a file (attachment, or not an HTML page) gets up to 5 s for it (it wakes at once when the download begins); a page gets a short grace.
     const response = 'response' in event ? event.response : undefined;
     const attachment = response?.headers.some((h) => h.name.toLowerCase() === 'content-disposition' && /attachment/i.test(h.value.type === 'string' ? h.value.value : ''));
     const page = response !== undefined && /^(text\/html|application\/xhtml)/.test(response.mimeType) && !attachment;
-    setTimeout(() => wake?.(), response && !page ? 1_000 : 50);
+    setTimeout(() => wake?.(), response && !page ? 5_000 : 50);
   };
   const offs = navigationWaitMs
     ? [
