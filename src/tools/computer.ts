@@ -84,6 +84,7 @@ export const computerOutput = z.object({
     .optional(),
   scrolled: z.object({ x: z.number(), y: z.number() }).optional(),
   note: z.string().optional(),
+  downloads: z.array(z.object({ url: z.string(), file: z.string(), status: z.string(), path: z.string().optional() })).optional(),
 });
 
 export type ComputerResult = z.infer<typeof computerOutput>;

@@ -4,6 +4,7 @@ import type { Point } from '../../browser/input/pointer.js';
 import type { ComputerResult } from '../computer.js';
 import type { ToolResponse } from '../tool.js';
 import type { Dispatched } from './run.js';
+import { describeDownloads } from '../../browser/downloads.js';
 
 export function summaryText(summary: TargetSummary | undefined): string {
   if (!summary) return 'nothing';
@@ -46,6 +47,10 @@ export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
   if (dispatched.dialog) {
     result.note = dispatched.dialog;
     lines.push(`Then ${dispatched.dialog}.`);
+  }
+  if (dispatched.downloads?.length) {
+    result.downloads = dispatched.downloads.map((d) => ({ url: d.url, file: d.suggestedFilename, status: d.status, ...(d.path ? { path: d.path } : {}) }));
+    lines.push(describeDownloads(dispatched.downloads));
   }
   if (report && report.url !== preparation.url) {
     result.url = report.url;

@@ -7,6 +7,7 @@ import { ToolError, isToolError } from '../../errors.js';
 import type { ComputerArgs } from '../computer.js';
 import type { TabToolContext } from '../tool.js';
 import { beginDelta, type DeltaHandle, type DeltaOutcome } from '../../browser/delta.js';
+import { downloadsDuring, type Download } from '../../browser/downloads.js';
 import { frameOffset } from '../../browser/frames.js';
 
 export interface Aim {
@@ -106,6 +107,8 @@ export interface Dispatched {
   delta?: DeltaOutcome;
   /** A dialog the action opened; the action itself happened. */
   dialog?: string;
+  /** Downloads the action started, finished (or said to be still running). */
+  downloads?: Download[];
 }
 
 /** Sends the input, then reads the probes back in the same frame. A dialog the input raised is an outcome, not a failure. */
@@ -117,16 +120,24 @@ export async function dispatch(
 ): Promise<Dispatched> {
   const { tab } = context;
   try {
-    await tab.performActions(actions);
-    const [conclusion, delta] = await Promise.all([
-      tab.callPage<ActionConclusion>('concludeAction', conclude, { context: target.context }).catch((error: unknown) => {
-        // The frame went away with a navigation the action caused: nothing left to read.
-        if (isToolError(error, 'tab_closed') && !tab.isClosed) return null;
-        throw error;
-      }),
-      target.delta?.finish({ targetRef: target.ref }),
-    ]);
-    return { conclusion, delta };
+    // A click on a download link is a navigation whose response is a file: the action then says where it went.
+    const { result, downloads } = await downloadsDuring(
+      tab,
+      async () => {
+        await tab.performActions(actions);
+        return Promise.all([
+          tab.callPage<ActionConclusion>('concludeAction', conclude, { context: target.context }).catch((error: unknown) => {
+            // The frame went away with a navigation the action caused: nothing left to read.
+            if (isToolError(error, 'tab_closed') && !tab.isClosed) return null;
+            throw error;
+          }),
+          target.delta?.finish({ targetRef: target.ref }),
+        ]);
+      },
+      { navigationWaitMs: 2_000 },
+    );
+    const [conclusion, delta] = result;
+    return { conclusion, delta, ...(downloads.length ? { downloads } : {}) };
   } catch (error) {
     if (isToolError(error, 'dialog_open') && tab.dialog) {
       return { conclusion: null, dialog: `a ${tab.dialog.type} dialog opened: "${tab.dialog.message}" (answer it with firefox_dialog)` };
