@@ -18,6 +18,8 @@ export interface BrowserHost {
   waitForExit(graceMs: number): Promise<void>;
 }
 
+const STORAGE_FLUSH_MS = 1_200;
+
 /** A Firefox process launched on an owned profile: browser.close over BiDi, then a kill if it lingers. */
 export class LocalHost implements BrowserHost {
   constructor(readonly firefox: LaunchedFirefox) {}
@@ -35,7 +37,12 @@ export class LocalHost implements BrowserHost {
   }
 
   async shutdown(bidi: BidiConnection, graceMs: number, alive: boolean): Promise<void> {
-    if (alive && !bidi.closed) await bidi.send('browser.close', {}, { timeout: Math.min(graceMs, 3_000) }).catch(() => undefined);
+    if (alive && !bidi.closed) {
+      // browser.close quits at once, dropping storage writes Firefox still batches (a cookie set in the last
+      // second is lost). A kept profile gets a moment for them first; a throwaway one is deleted anyway.
+      if (!this.firefox.profile.isolated) await new Promise((resolve) => setTimeout(resolve, STORAGE_FLUSH_MS));
+      await bidi.send('browser.close', {}, { timeout: Math.min(graceMs, 3_000) }).catch(() => undefined);
+    }
     await this.firefox.waitForExit(graceMs);
     bidi.close();
     this.firefox.profile.release();
