@@ -129,6 +129,8 @@ function bits(value: number): number {
 }
 
 export function find(args: FindArgs): PageFindResult {
+  // A document still being created (a page replacing itself) has nothing to find yet.
+  if (!document.documentElement) return { docId: documentId, matches: [], scanned: 0 };
   const words = args.query.toLowerCase().split(/\s+/).filter(Boolean).slice(0, 12);
   const phrase = words.join(' ');
   const hits = gather(words);

@@ -20,7 +20,9 @@ export function snapshot(args: SnapshotArgs): PageSnapshot {
     walker.walkElement(root);
     walker.walkFollowing(root);
   } else {
-    walker.walkChildren(document.body ?? document.documentElement);
+    // A document still being created (a page replacing itself) may have no root yet: that reads as empty.
+    const top = document.body ?? document.documentElement;
+    if (top) walker.walkChildren(top);
   }
   return {
     docId: documentId,
