@@ -1,7 +1,7 @@
 // firefox-use run: a scripted login flow against the fixture server, through the real CLI and a real Firefox.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFixtureServer } from './helpers/fixtures.mjs';
@@ -38,7 +38,9 @@ describe('firefox-use run', function () {
 `;
 
   before(async () => {
-    fixtures = await startFixtureServer();
+    // The sign-in page the demo ships is the one these tests drive: one copy of it, not two.
+    const demoPage = readFileSync(new URL('../examples/demo.html', import.meta.url));
+    fixtures = await startFixtureServer({ '/run/login.html': (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(demoPage) });
     dir = mkdtempSync(join(tmpdir(), 'fu-run-'));
   });
   after(() => fixtures.close());
