@@ -40,6 +40,14 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  * One WebSocket to Firefox's Remote Agent. It knows commands, answers and events, nothing of tabs or tools.
  * A command is sent exactly once: a timeout is reported, never retried.
  */
+/** FIREFOX_USE_TRACE_BIDI=1 writes every command's round trip to stderr: where an action's time goes. */
+const TRACE = process.env.FIREFOX_USE_TRACE_BIDI === '1';
+
+function traceDetail(params: unknown): string {
+  const fn = (params as { functionDeclaration?: unknown; arguments?: { value?: unknown }[] } | null)?.arguments?.[0]?.value;
+  return typeof fn === 'string' ? ` ${fn}` : '';
+}
+
 export class BidiConnection {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
@@ -48,8 +56,11 @@ export class BidiConnection {
 
   private constructor(private readonly socket: WebSocket) {
     this.events.setMaxListeners(0);
-    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- ws hands text frames over as one Buffer
-    socket.on('message', (data) => this.onMessage(data.toString()));
+    socket.on('message', (data) => {
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- ws hands text frames over as one Buffer
+      this.onMessage(data.toString());
+      this.nudge();
+    });
     socket.on('close', () => this.onClose(new ToolError('browser_crashed', 'The connection to Firefox was lost.')));
     socket.on('error', (error) => this.onClose(new ToolError('browser_crashed', `The connection to Firefox failed: ${error.message}`)));
   }
@@ -90,7 +101,14 @@ export class BidiConnection {
           }),
         );
       }, timeout);
-      this.pending.set(id, { method, resolve: resolve as (value: unknown) => void, reject, timer });
+      const started = TRACE ? performance.now() : 0;
+      const settle = TRACE
+        ? (value: unknown) => {
+            process.stderr.write(`[bidi] ${method}${traceDetail(params)} ${(performance.now() - started).toFixed(1)} ms\n`);
+            resolve(value as CommandResult<M>);
+          }
+        : (resolve as (value: unknown) => void);
+      this.pending.set(id, { method, resolve: settle, reject, timer });
       this.socket.send(JSON.stringify({ id, method, params }));
     });
   }
@@ -109,6 +127,17 @@ export class BidiConnection {
   close(): void {
     if (!this.closedError) this.onClose(new ToolError('browser_crashed', 'The connection to Firefox was closed.'));
     this.socket.terminate();
+  }
+
+  /**
+   * Firefox writes to this socket with Nagle's algorithm on: a message sent while its previous one is still
+   * unacknowledged waits for our ACK, which Linux delays by 40 ms. Two commands in flight at once (or an event
+   * followed by a response) then cost 40 ms each. An unsolicited pong (RFC 6455 5.5.3: no reply expected) makes
+   * the kernel send that ACK at once, so while anything is still awaited we send one after every message.
+   */
+  private nudge(): void {
+    if (this.pending.size === 0 || this.closedError || this.socket.readyState !== WebSocket.OPEN) return;
+    this.socket.pong();
   }
 
   private onMessage(text: string): void {
