@@ -46,4 +46,18 @@ describe('post-action deltas and opened_popup', function () {
     const stale = await server.call('read_page', { tabId, ref_id: dismiss });
     expect(stale.structuredContent.error).to.include({ code: 'ref_stale', reason: 'element_removed' });
   });
+
+  it('sums up a large subtree that only changed its class in one line, and shows a small one whole', async function () {
+    const nav = await server.ok('navigate', { tabId, url: fixtures.url('/snapshot/restyle.html') });
+    const theme = refOf(nav.structuredContent.snapshot, /button "Toggle dark mode"/);
+    const toggled = await server.ok('computer', { tabId, action: 'left_click', ref: theme });
+    const { delta } = toggled.structuredContent;
+    expect(delta).to.match(/^- restyled: <body> \(only its class\/style changed/m);
+    expect(delta).not.to.include('Section number');
+    expect(delta.length).to.be.below(300);
+    const show = refOf(nav.structuredContent.snapshot, /button "Show tips"/);
+    const shown = await server.ok('computer', { tabId, action: 'left_click', ref: show });
+    expect(shown.structuredContent.delta).to.include('Press Escape to close');
+    expect(shown.structuredContent.delta).not.to.include('restyled');
+  });
 });

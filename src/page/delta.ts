@@ -21,6 +21,8 @@ let watch: Watch | null = null;
 const OBSERVE: MutationObserverInit = { childList: true, subtree: true, attributes: true, characterData: true, attributeOldValue: true };
 const ITEM_ROLES = new Set(['menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'row', 'gridcell', 'button', 'link', 'tab']);
 const FOLD_OVER = 3;
+/** A subtree that only changed class/style is shown whole when it fits in this many chars, else summarized. */
+const RESTYLE_LINES_MAX = 400;
 
 /** Starts watching this document's DOM (and its open shadow trees) for one action. */
 export function deltaStart(args: { token: string }): { docId: string } {
@@ -112,6 +114,9 @@ function nearestWithRole(node: Node): Element | null {
 function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   const added = new Set<Node>();
   const changed = new Set<Element>();
+  // Elements whose only change is how they look (class, style, data-*): a theme toggle on <body> must not
+  // re-render the whole page as "changed".
+  const restyled = new Set<Element>();
   const removals = new Map<Node, Element[]>();
   const expandedNow: Element[] = [];
   for (const record of current.records) {
@@ -133,14 +138,16 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
       });
     } else if (record.type === 'attributes') {
       const element = record.target as Element;
-      changed.add(element);
+      if (isCosmetic(record.attributeName)) restyled.add(element);
+      else changed.add(element);
       if (record.attributeName === 'aria-expanded' && element.getAttribute('aria-expanded') === 'true') expandedNow.push(element);
     } else {
       const parent = parentOf(record.target);
       if (parent) changed.add(parent);
     }
   }
-  const roots = topmost([...changed].filter((element) => element.isConnected)).map((element) => nearestWithRole(element) ?? element);
+  for (const element of changed) restyled.delete(element);
+  const roots = topmost([...changed, ...restyled].filter((element) => element.isConnected)).map((element) => nearestWithRole(element) ?? element);
   const anchors = topmost([...new Set(roots)]);
   const lines: string[] = [];
   let chars = 0;
@@ -173,8 +180,13 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
       if (role && existingLocalId(anchor) !== undefined) add(`- hidden: ${role}${nameSuffix(anchor, role)} [ref=#${localIdOf(anchor)}]`);
       continue;
     }
-    const walker = new SnapshotWalker({ mode: 'all', depth: 6, maxChars: Math.min(1_500, budget - chars) });
+    const onlyRestyled = ![...changed].some((element) => anchor.contains(element) || element.contains(anchor));
+    const walker = new SnapshotWalker({ mode: 'all', depth: 6, maxChars: Math.min(onlyRestyled ? RESTYLE_LINES_MAX : 1_500, budget - chars) });
     walker.walkElement(anchor);
+    if (onlyRestyled && walker.full) {
+      add(restyledSummary(anchor));
+      continue;
+    }
     for (const line of walker.lines) if (!add(line)) break;
     if (walker.full) truncated = true;
   }
@@ -200,6 +212,18 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     if (role) add(`- focused: ${new SnapshotWalker({ mode: 'all', maxChars: 400 }).render(focused, role).slice(2)}`);
   }
   return { docId: documentId, lines, popup: findPopup(anchors, expandedNow, target), records: current.records.length, truncated };
+}
+
+function isCosmetic(attribute: string | null): boolean {
+  return attribute === 'class' || attribute === 'style' || (attribute?.startsWith('data-') ?? false);
+}
+
+/** One line for a large subtree that only changed its look: what it is, and how to read it if it matters. */
+function restyledSummary(anchor: Element): string {
+  const role = roleOf(anchor);
+  const what = role ? `${role}${nameSuffix(anchor, role)} [ref=#${localIdOf(anchor)}]` : `<${anchor.localName}>`;
+  const read = role ? 'read_page with this ref_id' : 'read_page';
+  return `- restyled: ${what} (only its class/style changed; ${read} shows what it looks like now)`;
 }
 
 function nameSuffix(element: Element, role: string): string {
