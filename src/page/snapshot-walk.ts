@@ -3,7 +3,7 @@
 import type { SnapshotHint } from '../browser/page-types.js';
 import { clip, defang, fieldValue, nameOf, quote, squash, statesOf } from './names.js';
 import { localIdOf } from './registry.js';
-import { BLOCK_TAGS, COLLECTION_ITEMS, INTERACTIVE, LANDMARKS, NAME_FROM_CONTENT, SKIPPED_TAGS, roleOf } from './roles.js';
+import { BLOCK_TAGS, COLLECTION_ITEMS, INTERACTIVE, LANDMARKS, NAME_FROM_CONTENT, PAGE_LANDMARKS, SKIPPED_TAGS, roleOf } from './roles.js';
 
 export type WalkMode = 'visible' | 'all' | 'interactive';
 
@@ -291,7 +291,8 @@ export class SnapshotWalker {
   /** The line of one element, without indentation. */
   render(element: Element, role: string): string {
     const name = nameOf(element, role);
-    let line = `- ${role}${name ? ` ${quote(name)}` : ''} [ref=#${localIdOf(element)}]${statesOf(element, role)}`;
+    const ref = PAGE_LANDMARKS.has(role) ? '' : ` [ref=#${localIdOf(element)}]`;
+    let line = `- ${role}${name ? ` ${quote(name)}` : ''}${ref}${statesOf(element, role)}`;
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider' || role === 'file' || role === 'listbox') {
       const value = fieldValue(element);
       if (value) line += ` [value=${quote(clip(value, 120))}]`;
