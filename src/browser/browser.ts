@@ -194,13 +194,14 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     return [...this.contexts.values()].filter((node) => node.parent === context);
   }
 
-  private adopt(context: string, groupId: string | null): Tab {
+  private adopt(context: string, groupId: string | null, applyViewport = true): Tab {
     const tab = new Tab(nextTabId++, context, this.bidi, this.options.timeouts, this.options.viewport, groupId);
     this.tabsById.set(tab.id, tab);
     this.tabsByContext.set(context, tab);
     tabBrowsers.set(tab, this);
     // Popups get the same viewport as tabs the server opened.
-    void this.bidi
+    if (applyViewport)
+      void this.bidi
       .send('browsingContext.setViewport', { context, viewport: this.options.viewport, devicePixelRatio: 1 })
       .catch(() => undefined);
     return tab;
@@ -209,19 +210,27 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   private forget(tab: Tab): void {
     this.tabsById.delete(tab.id);
     this.tabsByContext.delete(tab.context);
+    this.refs.forgetTab(tab.id);
   }
 
   /** Opens a background tab for a group. */
-  async createTab(groupId: string): Promise<Tab> {
+  /**
+   * Opens a tab in the group, in the background unless `foreground` says 'tab' (the selected tab of the first window)
+   * or 'window' (the selected tab of a new window, ~300 ms more). A background tab's timers are clamped to 1 s and its
+   * resizes wait about a second for a paint, which a screenshot loop cannot afford.
+   */
+  async createTab(groupId: string, opts: { viewport?: { width: number; height: number }; foreground?: 'tab' | 'window' } = {}): Promise<Tab> {
     this.assertAlive();
-    const created = await this.bidi.send('browsingContext.create', { type: 'tab', background: true }, { timeout: this.options.timeouts.action });
-    const tab = this.tabsByContext.get(created.context) ?? this.adopt(created.context, groupId);
-    tab.groupId = groupId;
-    await this.bidi.send(
-      'browsingContext.setViewport',
-      { context: tab.context, viewport: this.options.viewport, devicePixelRatio: 1 },
+    const created = await this.bidi.send(
+      'browsingContext.create',
+      { type: opts.foreground === 'window' ? 'window' : 'tab', background: !opts.foreground },
       { timeout: this.options.timeouts.action },
     );
+    const viewport = opts.viewport ?? this.options.viewport;
+    const tab = this.tabsByContext.get(created.context) ?? this.adopt(created.context, groupId, false);
+    tab.groupId = groupId;
+    await this.bidi.send('browsingContext.setViewport', { context: tab.context, viewport, devicePixelRatio: 1 }, { timeout: this.options.timeouts.action });
+    tab.viewport = { ...viewport };
     return tab;
   }
 

@@ -33,6 +33,26 @@ interface Worker {
   manager: BrowserManager;
   session: Session;
   network: Promise<NetworkWatch>;
+  /** The worker's own foreground tab, reused capture after capture (a new window costs ~300 ms). */
+  tab: Tab | null;
+  /** The first worker of a Firefox takes the first window's selected tab; the others need windows of their own. */
+  foreground: 'tab' | 'window';
+}
+
+const TRACE = process.env['FIREFOX_USE_TRACE_REGRESS'] === '1';
+
+/** Phase timings of one capture, printed to stderr with FIREFOX_USE_TRACE_REGRESS=1. */
+class Phases {
+  private last = performance.now();
+  private readonly parts: string[] = [];
+  mark(name: string): void {
+    const now = performance.now();
+    if (TRACE) this.parts.push(`${name} ${(now - this.last).toFixed(0)}`);
+    this.last = now;
+  }
+  print(id: string): void {
+    if (TRACE) process.stderr.write(`[regress] ${id}: ${this.parts.join(', ')} ms\n`);
+  }
 }
 
 async function screenshot(tab: Tab, fullPage: boolean): Promise<Buffer> {
@@ -42,16 +62,33 @@ async function screenshot(tab: Tab, fullPage: boolean): Promise<Buffer> {
   return Buffer.from(shot.data, 'base64');
 }
 
-/** Loads the page, makes it still and captures until two consecutive screenshots are the same bytes. */
-async function stableCapture(worker: Worker, capture: Capture, tools: Tool[], options: ServerOptions): Promise<{ png: Buffer; stable: boolean; missing: string[] }> {
+/** The worker's tab at this capture's viewport: its window is created once, then only resized. */
+async function workerTab(worker: Worker, viewport: { width: number; height: number }): Promise<Tab> {
   const browser = await worker.session.browser();
-  const network = await worker.network;
-  const tab = await browser.createTab(worker.session.id);
+  const reusable = worker.tab && !worker.tab.isClosed && !worker.tab.dialog ? worker.tab : null;
+  if (reusable) {
+    // Tabs a page's steps opened do not outlive its capture.
+    for (const other of worker.session.tabs(browser)) if (other !== reusable) await browser.closeTab(other).catch(() => undefined);
+    if (reusable.viewport.width !== viewport.width || reusable.viewport.height !== viewport.height) await reusable.setViewport(viewport.width, viewport.height);
+    worker.session.activeTabId = reusable.id;
+    return reusable;
+  }
+  if (worker.tab) await browser.closeTab(worker.tab).catch(() => undefined);
+  const tab = await browser.createTab(worker.session.id, { viewport, foreground: worker.foreground });
   worker.session.remember(tab);
   worker.session.activeTabId = tab.id;
+  worker.tab = tab;
+  return tab;
+}
+
+/** Loads the page, makes it still and captures until two consecutive screenshots are the same bytes. */
+async function stableCapture(worker: Worker, capture: Capture, tools: Tool[], options: ServerOptions, phases: Phases): Promise<{ png: Buffer; stable: boolean; missing: string[] }> {
+  const network = await worker.network;
+  const tab = await workerTab(worker, capture.viewport);
+  phases.mark('tab');
   try {
-    await tab.setViewport(capture.viewport.width, capture.viewport.height);
     if (capture.page.url) await navigateTab(tab, capture.page.url, options);
+    phases.mark('load');
     if (capture.page.steps.length) {
       const runner = new ScriptRunner(worker.session, tools, options, `${capture.id}-step`);
       let failure: string | null = null;
@@ -59,20 +96,30 @@ async function stableCapture(worker: Worker, capture: Capture, tools: Tool[], op
         if (!outcome.ok && !outcome.skipped && !failure) failure = `step ${outcome.step} (line ${outcome.line}, ${outcome.tool}) failed: ${JSON.stringify(outcome.error)}`;
       });
       if (failure) throw new Error(failure);
+      phases.mark('steps');
     }
     if (capture.page.waitFor) await waitFor(tab, capture.page.waitFor, options.timeoutAction);
     let missing = await makeStill(tab, network, capture.page.mask, options.timeoutAction);
+    phases.mark('still');
     let previous = await screenshot(tab, capture.page.fullPage);
     for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
       const current = await screenshot(tab, capture.page.fullPage);
-      if (current.equals(previous)) return { png: current, stable: true, missing };
+      if (current.equals(previous)) {
+        phases.mark(`shots x${attempt + 1}`);
+        return { png: current, stable: true, missing };
+      }
       // Something moved: settle again (a script may have started an animation or moved a mask's element).
       missing = await makeStill(tab, network, capture.page.mask, options.timeoutAction);
       previous = current;
     }
+    phases.mark(`shots x${MAX_ATTEMPTS}`);
     return { png: previous, stable: false, missing };
-  } finally {
+  } catch (error) {
+    // A tab in an unknown state is not reused.
+    const browser = await worker.session.browser();
     await browser.closeTab(tab).catch(() => undefined);
+    worker.tab = null;
+    throw error;
   }
 }
 
@@ -82,10 +129,15 @@ async function runCapture(worker: Worker, capture: Capture, ctx: { tools: Tool[]
   const file = `${capture.id}.png`;
   const baselinePath = join(ctx.baselineDir, file);
   const images = join(ctx.reportDir, 'images');
-  const done = (result: Omit<CaptureResult, 'ms' | keyof typeof base>): CaptureResult => ({ ...base, ...result, ms: Math.round(performance.now() - started) });
+  const phases = new Phases();
+  const done = (result: Omit<CaptureResult, 'ms' | keyof typeof base>): CaptureResult => {
+    phases.mark('compare');
+    phases.print(capture.id);
+    return { ...base, ...result, ms: Math.round(performance.now() - started) };
+  };
   let shot: { png: Buffer; stable: boolean; missing: string[] };
   try {
-    shot = await stableCapture(worker, capture, ctx.tools, ctx.options);
+    shot = await stableCapture(worker, capture, ctx.tools, ctx.options, phases);
   } catch (error) {
     return done({ status: 'error', failure: true, message: toToolError(error).message });
   }
@@ -145,7 +197,7 @@ export async function runRegress(configPath: string, options: ServerOptions, fla
   const workers: Worker[] = Array.from({ length: workerCount }, (_, i) => {
     const manager = managers[i % processes]!;
     const session = new Session(manager);
-    return { manager, session, network: session.browser().then((browser) => new NetworkWatch(browser)) };
+    return { manager, session, network: session.browser().then((browser) => new NetworkWatch(browser)), tab: null, foreground: i < processes ? 'tab' : 'window' };
   });
   const ctx = { tools, options, flags, baselineDir, reportDir };
   const results: CaptureResult[] = [];

@@ -52,7 +52,8 @@ const type: ActionHandler = async (context, args) => {
   if (args.text === undefined || args.text === '') throw new ToolError('invalid_arguments', 'text: type needs the text to enter.', { field: 'text' });
   const { tab } = context;
   const keys = textKeys(args.text);
-  const typed = `Typed ${[...args.text].length} characters (${keys.length} key presses).`;
+  // The field's value line shows what was typed; the count matters only when keys and characters differ.
+  const typed = keys.length === [...args.text].length ? [] : [`Typed ${[...args.text].length} characters (${keys.length} key presses).`];
   const token = newToken();
   if (!args.ref) {
     const delta = new DeltaWatch(tab);
@@ -65,7 +66,7 @@ const type: ActionHandler = async (context, args) => {
       preparation: focused.preparation,
       dispatched,
       verdicts: focused.probed ? [{ what: 'the keys', report: focus }] : [],
-      details: [typed],
+      details: typed,
     });
   }
   // The click and the keys in one pass, with one check between them: keys go out only once focus is on the field.
@@ -94,7 +95,7 @@ const type: ActionHandler = async (context, args) => {
           { what: 'the click', report: dispatched.conclusion?.delivery },
           { what: 'the keys', report: dispatched.conclusion?.focusDelivery },
         ],
-    details: refused ? [`The click did not put focus on it (focus is on ${summaryText(focus?.focus)}): nothing was typed.`] : [typed],
+    details: refused ? [`The click did not put focus on it (focus is on ${summaryText(focus?.focus)}): nothing was typed.`] : typed,
     extra: refused ? { ok: false, note: 'focus did not reach the field; nothing was typed' } : undefined,
   });
 };

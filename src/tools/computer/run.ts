@@ -285,7 +285,7 @@ export async function dispatch(
   let sent = 0;
   try {
     // A click on a download link is a navigation whose response is a file: the action then says where it went.
-    const { result, downloads } = await downloadsDuring(
+    const { result, downloads, pageLoaded } = await downloadsDuring(
       tab,
       async () => {
         for (const [index, batch] of batches.entries()) {
@@ -320,7 +320,9 @@ export async function dispatch(
       },
       { navigationWaitMs: 2_000 },
     );
-    const [conclusion, delta] = result;
+    const [conclusion, finished] = result;
+    // A navigation that began after the delta had read the old page (a form submission): show the new page.
+    const delta = pageLoaded && finished && !finished.navigated ? await target.delta.afterNavigation() : finished;
     return { conclusion, delta, sent, ...(downloads.length ? { downloads } : {}) };
   } catch (error) {
     if (isToolError(error, 'dialog_open') && tab.dialog) {
