@@ -159,7 +159,7 @@ function setSelect(select: HTMLSelectElement, raw: FieldValue, direct?: HTMLOpti
   const chosen = wanted.map((want) => {
     const option = typeof want === 'string' ? findOption(select, want) : want;
     if (!option) {
-      throw invalid(`The select has no option "${want}". Options: ${allowed.join(', ')}${select.options.length > 50 ? ', …' : ''}.`, { allowed });
+      throw invalid(`The select has no option "${typeof want === 'string' ? want : optionLabel(want)}". Options: ${allowed.join(', ')}${select.options.length > 50 ? ', …' : ''}.`, { allowed });
     }
     if (option.disabled || (option.parentElement instanceof HTMLOptGroupElement && option.parentElement.disabled)) {
       throw invalid(`The option "${optionLabel(option)}" is disabled.`, { allowed });
