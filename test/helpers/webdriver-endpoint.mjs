@@ -9,7 +9,6 @@
 // With `grid: true` it answers like Selenium Grid 4: webSocketUrl points at this endpoint (…/session/<id>/se/bidi)
 // and every frame is relayed to Firefox, so a test can see which BiDi commands the client sent.
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { createServer } from 'node:http';
@@ -115,7 +114,7 @@ export async function startWebDriverEndpoint({ grid = false } = {}) {
     request.on('data', (chunk) => (raw += chunk));
     request.on('end', () => {
       const path = (request.url ?? '/').replace(/^\/wd\/hub/, '');
-      let body = null;
+      let body;
       try {
         body = raw ? JSON.parse(raw) : null;
       } catch {
