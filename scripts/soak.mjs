@@ -1,14 +1,16 @@
 #!/usr/bin/env node
-// Soak: many tool calls across several tabs and MCP sessions under `firefox-use serve`, on pages that re-render
-// constantly. Reports calls per second, latency percentiles per tool, errors by code, and memory over time.
-// Usage: node scripts/soak.mjs [--calls N] [--seconds S] [--sessions N] [--tabs N] [--json FILE]
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Soak: many tool calls across several tabs and MCP sessions under `firefox-use serve`, on fixture pages that
+// re-render constantly (test/fixtures/soak/). Reports calls per second, latency percentiles per tool, errors by
+// code, server and Firefox memory every --sample-every calls, and whether the run passed:
+//   no unexpected error code, every call answered, server RSS growth under --max-growth % between call --baseline
+//   and the end, and no Firefox left once the server has stopped.
+// Usage: node scripts/soak.mjs [--calls N] [--seconds S] [--sessions N] [--tabs N] [--sample-every N]
+//                              [--baseline N] [--max-growth PCT] [--json FILE] [--heap-snapshots DIR] [--quiet]
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startFixtureServer } from '../test/helpers/fixtures.mjs';
+import { startServe } from '../test/helpers/http-server.mjs';
+import { firefoxPids, waitFor } from '../test/helpers/processes.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -16,211 +18,223 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '0' },
     sessions: { type: 'string', default: '3' },
     tabs: { type: 'string', default: '5' },
+    'sample-every': { type: 'string', default: '1000' },
+    baseline: { type: 'string', default: '1000' },
+    'max-growth': { type: 'string', default: '20' },
     json: { type: 'string' },
+    'heap-snapshots': { type: 'string' },
+    quiet: { type: 'boolean', default: false },
   },
 });
 const totalCalls = Number(values.calls);
 const maxSeconds = Number(values.seconds);
 const sessionCount = Number(values.sessions);
 const tabCount = Number(values.tabs);
-const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
-// Codes a well-behaved run may see on pages that re-render under the agent's feet.
+const sampleEvery = Number(values['sample-every']);
+const baselineCall = Number(values.baseline);
+const maxGrowth = Number(values['max-growth']);
+const ACTION_MS = 5_000;
+const NAVIGATION_MS = 15_000;
+// A call unanswered this long after it was sent counts as lost (the server's own limits are far below it).
+const ANSWER_MS = NAVIGATION_MS + 30_000;
+// Codes a well-behaved run may see on pages that re-render under the agent's feet: each is the server refusing
+// to act on something that moved or went away, which is the truth.
 const EXPECTED_CODES = new Set(['ref_stale', 'ref_hidden', 'target_occluded', 'out_of_viewport']);
-
-const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>soak</title>
-<style>body{font:14px sans-serif;margin:16px} li{padding:2px} .hot{background:#fe9}</style></head><body>
-<main><h1>Soak page</h1><label>Note <input id="note" placeholder="note"></label>
-<button id="add" onclick="document.getElementById('count').textContent = String(Number(document.getElementById('count').textContent) + 1)">Add one</button>
-<span id="count">0</span><ul id="list"></ul></main>
-<script>
-  let tick = 0;
-  setInterval(() => {
-    tick++;
-    const list = document.getElementById('list');
-    const li = document.createElement('li');
-    li.textContent = 'row ' + tick;
-    li.className = tick % 3 ? '' : 'hot';
-    list.prepend(li);
-    while (list.children.length > 30) list.lastElementChild.remove();
-  }, 50);
-</script></body></html>`;
+const PAGES = ['/soak/list.html', '/soak/rerender.html', '/soak/moving.html'];
+const log = (line) => values.quiet || process.stderr.write(`${line}\n`);
 
 function percentile(sorted, p) {
   if (sorted.length === 0) return null;
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 10) / 10;
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] * 10) / 10;
 }
 
 function rssMb(pid) {
   try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024);
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024);
   } catch {
     return null;
   }
 }
 
-/** Pids of every process below `pid` (Firefox and its content processes). */
-function descendants(pid) {
-  const procs = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      procs.push({ pid: Number(entry), ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) });
-    } catch {
-      // gone meanwhile
-    }
+/** Proportional set size: shared pages split between the processes that map them, so a sum is meaningful. */
+function pssMb(pid) {
+  try {
+    return Math.round(Number(/Pss:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))[1]) / 1024);
+  } catch {
+    return null;
   }
-  const out = [];
-  const queue = [pid];
-  while (queue.length) {
-    const parent = queue.shift();
-    for (const proc of procs) {
-      if (proc.ppid !== parent) continue;
-      out.push(proc.pid);
-      queue.push(proc.pid);
-    }
-  }
-  return out;
 }
 
-const fixture = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE));
-await new Promise((resolve) => fixture.listen(0, '127.0.0.1', resolve));
-const pageUrl = `http://127.0.0.1:${fixture.address().port}/`;
+const sum = (list) => list.filter((v) => v !== null).reduce((a, b) => a + b, 0);
 
-const server = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--isolated', '--timeout-action', '5000'], { stdio: ['ignore', 'ignore', 'pipe'] });
-const endpoint = await new Promise((resolve, reject) => {
-  let text = '';
-  server.stderr.on('data', (chunk) => {
-    text += chunk;
-    const match = /(http:\/\/[^\s]+\/mcp)/.exec(text);
-    if (match) resolve(match[1]);
-  });
-  server.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${text}`)));
+const fixtures = await startFixtureServer();
+const serverEnv = {};
+if (values['heap-snapshots']) {
+  mkdirSync(values['heap-snapshots'], { recursive: true });
+  serverEnv.NODE_OPTIONS = `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${values['heap-snapshots']}`;
+}
+const serve = await startServe({
+  args: ['--isolated', '--timeout-action', String(ACTION_MS), '--timeout-navigation', String(NAVIGATION_MS)],
+  env: serverEnv,
 });
+const serverPid = serve.child.pid;
 
 const sessions = [];
-for (let i = 0; i < sessionCount; i++) {
-  const client = new Client({ name: `soak-${i}`, version: '0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint)));
-  sessions.push({ client, tabs: [] });
-}
-// Spread the tabs over the sessions.
+for (let i = 0; i < sessionCount; i++) sessions.push({ client: await serve.connect(), tabs: [] });
+// Spread the tabs over the sessions, each tab starting on a different page.
 for (let i = 0; i < tabCount; i++) {
   const session = sessions[i % sessionCount];
-  const created = await session.client.callTool({ name: 'tabs_create_mcp', arguments: { url: pageUrl } });
-  if (created.isError) throw new Error(`tabs_create_mcp: ${created.content[0].text}`);
+  const created = await session.client.call('tabs_create_mcp', { url: fixtures.url(PAGES[i % PAGES.length]) });
+  if (created.isError) throw new Error(`tabs_create_mcp: ${session.client.text(created)}`);
   session.tabs.push(created.structuredContent.tabId);
 }
+log(`soak: ${serve.url}, ${sessionCount} sessions, ${tabCount} tabs, Firefox ${await serve.firefoxPid()}`);
 
 const latencies = new Map();
 const errors = new Map();
+const unexpectedSamples = [];
 const memory = [];
 let unexpected = 0;
 let unanswered = 0;
-let done = 0;
+let issued = 0;
+let answered = 0;
 const started = performance.now();
 const deadline = maxSeconds > 0 ? Date.now() + maxSeconds * 1000 : Infinity;
 
-async function oneCall(session, tabId, n) {
-  const kind = n % 7;
-  let name;
-  let args;
-  if (kind === 0) {
-    name = 'navigate';
-    args = { tabId, url: pageUrl };
-  } else if (kind === 1) {
-    name = 'read_page';
-    args = { tabId };
-  } else if (kind === 2) {
-    name = 'find';
-    args = { tabId, query: 'Add one button' };
-  } else if (kind === 3) {
-    const found = await session.client.callTool({ name: 'find', arguments: { tabId, query: 'Add one' } });
-    const ref = found.structuredContent?.matches?.[0]?.ref;
-    name = 'computer';
-    args = ref ? { tabId, action: 'left_click', ref } : { tabId, action: 'left_click', coordinate: [100, 80] };
-  } else if (kind === 4) {
-    name = 'computer';
-    args = { tabId, action: 'type', text: 'soak text' };
-  } else if (kind === 5) {
-    name = 'computer';
-    args = { tabId, action: 'screenshot' };
-  } else {
-    name = 'computer';
-    args = { tabId, action: 'zoom', region: [0, 0, 300, 200] };
-  }
+function sampleMemory() {
+  const firefox = firefoxPids();
+  const seconds = (performance.now() - started) / 1000;
+  const sample = {
+    calls: answered,
+    seconds: Math.round(seconds),
+    serverRssMb: rssMb(serverPid),
+    firefoxRssMb: sum(firefox.map(rssMb)),
+    firefoxPssMb: sum(firefox.map(pssMb)),
+    firefoxProcesses: firefox.length,
+  };
+  memory.push(sample);
+  if (values['heap-snapshots']) process.kill(serverPid, 'SIGUSR2');
+  log(`  ${String(sample.calls).padStart(6)} calls ${String(sample.seconds).padStart(5)} s  server ${sample.serverRssMb} MB  Firefox ${sample.firefoxRssMb} MB RSS / ${sample.firefoxPssMb} MB PSS in ${sample.firefoxProcesses} processes`);
+}
+
+/** One timed tool call; returns its result, or null when it failed or got no answer. */
+async function timedCall(client, name, args) {
   const label = name === 'computer' ? `computer.${args.action}` : name;
   const t0 = performance.now();
   let result;
   try {
-    result = await Promise.race([
-      session.client.callTool({ name, arguments: args }),
-      new Promise((_, reject) => setTimeout(() => reject(new Error('no answer in 30 s')), 30_000)),
-    ]);
+    result = await client.client.callTool({ name, arguments: args }, undefined, { timeout: ANSWER_MS });
   } catch (error) {
     unanswered++;
     errors.set('no_answer', (errors.get('no_answer') ?? 0) + 1);
-    return;
+    if (unexpectedSamples.length < 20) unexpectedSamples.push(`${label}: no answer: ${error.message}${error.cause ? ` (${error.cause.code ?? error.cause.message})` : ''}`);
+    return null;
+  } finally {
+    answered++;
+    if (answered % sampleEvery === 0) sampleMemory();
   }
   const ms = performance.now() - t0;
   if (!latencies.has(label)) latencies.set(label, []);
   latencies.get(label).push(ms);
-  if (result.isError) {
-    const code = result.structuredContent?.error?.code ?? 'unknown';
-    errors.set(code, (errors.get(code) ?? 0) + 1);
-    if (!EXPECTED_CODES.has(code)) unexpected++;
+  if (!result.isError) return result;
+  const code = result.structuredContent?.error?.code ?? 'uncoded';
+  errors.set(code, (errors.get(code) ?? 0) + 1);
+  if (!EXPECTED_CODES.has(code)) {
+    unexpected++;
+    if (unexpectedSamples.length < 20) unexpectedSamples.push(`${label}: ${client.text(result).split('\n')[0]}`);
+  }
+  return null;
+}
+
+/** An agent's loop on one tab: look, find, act, look again; one call at a time, like a model would. */
+async function agent(client, tabId, index) {
+  let step = 0;
+  let buttonRef = null;
+  let noteRef = null;
+  const more = () => issued < totalCalls && Date.now() < deadline;
+  while (more()) {
+    const kind = step++ % 8;
+    issued++;
+    if (kind === 0) {
+      await timedCall(client, 'navigate', { tabId, url: fixtures.url(PAGES[(index + Math.floor(step / 8)) % PAGES.length]) });
+    } else if (kind === 1) {
+      await timedCall(client, 'read_page', { tabId });
+    } else if (kind === 2) {
+      const found = await timedCall(client, 'find', { tabId, query: 'Add one button' });
+      buttonRef = found?.structuredContent?.matches?.find((m) => m.role === 'button')?.ref ?? null;
+    } else if (kind === 3) {
+      await timedCall(client, 'computer', buttonRef ? { tabId, action: 'left_click', ref: buttonRef } : { tabId, action: 'left_click', coordinate: [120, 90] });
+    } else if (kind === 4) {
+      const found = await timedCall(client, 'find', { tabId, query: 'Note' });
+      noteRef = found?.structuredContent?.matches?.find((m) => m.role === 'textbox')?.ref ?? null;
+    } else if (kind === 5) {
+      await timedCall(client, 'computer', noteRef ? { tabId, action: 'type', ref: noteRef, text: 'soak text' } : { tabId, action: 'type', text: 'soak text' });
+    } else if (kind === 6) {
+      await timedCall(client, 'computer', { tabId, action: 'screenshot' });
+    } else {
+      await timedCall(client, 'computer', { tabId, action: 'zoom', region: [0, 0, 400, 240] });
+    }
   }
 }
 
-function sampleMemory() {
-  const firefox = descendants(server.pid).map(rssMb).filter((v) => v !== null);
-  memory.push({ calls: done, serverRssMb: rssMb(server.pid), firefoxRssMb: firefox.reduce((a, b) => a + b, 0) });
-}
-
-// One worker per tab: calls on a tab are sequential like an agent's, tabs run in parallel.
-const workers = sessions.flatMap((session) =>
-  session.tabs.map(async (tabId) => {
-    while (done < totalCalls && Date.now() < deadline) {
-      const n = done++;
-      if (n % 1000 === 0) sampleMemory();
-      await oneCall(session, tabId, n);
-    }
-  }),
-);
-await Promise.all(workers);
 sampleMemory();
+let tabIndex = 0;
+await Promise.all(sessions.flatMap((session) => session.tabs.map((tabId) => agent(session.client, tabId, tabIndex++))));
 const seconds = (performance.now() - started) / 1000;
+if (memory.at(-1).calls !== answered) sampleMemory();
 
-for (const session of sessions) await session.client.close().catch(() => undefined);
-server.kill('SIGTERM');
-await new Promise((resolve) => server.once('exit', resolve));
-fixture.close();
+// Shut down the way a client and an operator would: end the MCP sessions, then SIGTERM the server.
+for (const session of sessions) await session.client.end();
+const exit = await serve.stop('SIGTERM');
+const firefoxLeft = (await waitFor(() => firefoxPids().length === 0, 10_000)) ? 0 : firefoxPids().length;
+await fixtures.close();
 
 const perTool = Object.fromEntries(
-  [...latencies].map(([label, list]) => {
+  [...latencies].sort(([a], [b]) => a.localeCompare(b)).map(([label, list]) => {
     const sorted = list.sort((a, b) => a - b);
     return [label, { calls: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) }];
   }),
 );
-const at1000 = memory.find((m) => m.calls >= 1000) ?? memory[0];
+const base = memory.find((m) => m.calls >= baselineCall);
 const last = memory.at(-1);
-const growth = at1000?.serverRssMb ? Math.round(((last.serverRssMb - at1000.serverRssMb) / at1000.serverRssMb) * 1000) / 10 : null;
+const growth = base && base !== last && base.serverRssMb ? Math.round(((last.serverRssMb - base.serverRssMb) / base.serverRssMb) * 1000) / 10 : null;
+const failures = [];
+if (unexpected > 0) failures.push(`${unexpected} unexpected errors`);
+if (unanswered > 0) failures.push(`${unanswered} calls without an answer`);
+if (growth === null) failures.push(`too few calls (${answered}) to measure growth from call ${baselineCall}`);
+else if (growth >= maxGrowth) failures.push(`server RSS grew ${growth}% from call ${base.calls} (limit ${maxGrowth}%)`);
+if (firefoxLeft > 0) failures.push(`${firefoxLeft} Firefox processes left after the server stopped`);
+if (exit.code !== 0) failures.push(`the server exited with ${exit.code ?? exit.signal}`);
 const report = {
-  calls: done,
+  calls: answered,
   seconds: Math.round(seconds * 10) / 10,
-  callsPerSecond: Math.round((done / seconds) * 10) / 10,
+  callsPerSecond: Math.round((answered / seconds) * 10) / 10,
   sessions: sessionCount,
   tabs: tabCount,
   perTool,
-  errorsByCode: Object.fromEntries(errors),
+  errorsByCode: Object.fromEntries([...errors].sort(([a], [b]) => a.localeCompare(b))),
   unexpectedErrors: unexpected,
+  unexpectedSamples,
   unanswered,
   memory,
-  serverRssGrowthPercentFrom1000: growth,
+  serverRssGrowthPercent: growth,
+  growthFromCall: base?.calls ?? null,
+  firefoxLeft,
+  serverExit: exit,
+  failures,
+  pass: failures.length === 0,
 };
-report.pass = unexpected === 0 && unanswered === 0 && (growth === null || done < 2000 || growth < 20);
-const text = JSON.stringify(report, null, 2);
-if (values.json) writeFileSync(values.json, text + '\n');
-process.stdout.write(text + '\n');
+if (values.json) writeFileSync(values.json, JSON.stringify(report, null, 2) + '\n');
+if (!values.quiet) {
+  log(`\n${answered} calls in ${report.seconds} s: ${report.callsPerSecond} calls/s`);
+  log('tool                    calls    p50 ms   p95 ms   p99 ms');
+  for (const [label, t] of Object.entries(perTool)) {
+    log(`${label.padEnd(22)} ${String(t.calls).padStart(6)} ${String(t.p50).padStart(9)} ${String(t.p95).padStart(8)} ${String(t.p99).padStart(8)}`);
+  }
+  log(`errors by code: ${JSON.stringify(report.errorsByCode)}`);
+  for (const sample of unexpectedSamples) log(`  unexpected: ${sample}`);
+  log(`server RSS growth from call ${report.growthFromCall}: ${growth}%; Firefox left: ${firefoxLeft}`);
+  log(report.pass ? 'PASS' : `FAIL: ${failures.join('; ')}`);
+}
+process.stdout.write(JSON.stringify({ pass: report.pass, failures }) + '\n');
 process.exit(report.pass ? 0 : 1);

@@ -61,3 +61,43 @@ describe('post-action deltas and opened_popup', function () {
     expect(shown.structuredContent.delta).not.to.include('restyled');
   });
 });
+
+describe('deltas leave out what did not change, and follow a form submission to the new page', function () {
+  let fixtures;
+  let server;
+  let tabId;
+  before(async function () {
+    fixtures = await startFixtureServer();
+    server = await startServer();
+    tabId = await firstTab(server);
+  });
+  after(async function () {
+    await server?.close();
+    await fixtures?.close();
+  });
+
+  it('does not list buttons whose attribute a script set to the value it already had', async function () {
+    const nav = await server.ok('navigate', { tabId, url: fixtures.url('/snapshot/rows.html') });
+    const beta = refOf(nav.structuredContent.snapshot, /button "Menu for Beta"/);
+    const click = await server.ok('computer', { tabId, action: 'left_click', ref: beta });
+    const { delta, opened_popup: popup } = click.structuredContent;
+    expect(delta).to.match(new RegExp(`- button "Menu for Beta" \\[ref=${beta}\\] \\[expanded\\]`));
+    expect(delta).not.to.include('Menu for Alpha');
+    expect(delta).not.to.include('Menu for Gamma');
+    expect(popup).to.include({ role: 'menu', name: 'Row actions' });
+    // The text is the head line and the lines: the ref alone, no repeated name or point.
+    expect(server.text(click).split('\n')[0]).to.equal(`left_click ${beta}: delivered.`);
+  });
+
+  it('answers a click that submits a form with the new page, its title and URL', async function () {
+    const snap = (await server.ok('read_page', { tabId })).structuredContent.snapshot;
+    const go = refOf(snap, /button "Go"/);
+    const click = await server.ok('computer', { tabId, action: 'left_click', ref: go });
+    const text = server.text(click);
+    expect(click.structuredContent.url).to.match(/\/snapshot\/list\.html\?who=ann$/);
+    expect(text).to.match(/^New page: List — http:\/\/127\.0\.0\.1:\d+\/snapshot\/list\.html\?who=ann$/m);
+    expect(click.structuredContent.delta).to.include('button "Beta"');
+    const stale = await server.call('computer', { tabId, action: 'left_click', ref: go });
+    expect(stale.structuredContent.error).to.include({ code: 'ref_stale', reason: 'other_document' });
+  });
+});

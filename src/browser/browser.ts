@@ -210,6 +210,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   private forget(tab: Tab): void {
     this.tabsById.delete(tab.id);
     this.tabsByContext.delete(tab.context);
+    this.refs.forgetTab(tab.id);
   }
 
   /** Opens a background tab for a group. */

@@ -24,6 +24,9 @@ export interface DeltaOutcome {
   opened_popup?: OpenedPopup;
   /** True when the action loaded another document: `delta` is then a full (capped) snapshot. */
   navigated: boolean;
+  /** Where the new document is, when navigated. */
+  url?: string;
+  title?: string;
   truncated: boolean;
 }
 
@@ -37,6 +40,11 @@ export interface DeltaFinishOptions {
 
 export interface DeltaHandle {
   finish(options?: DeltaFinishOptions): Promise<DeltaOutcome>;
+  /**
+   * The outcome when the action's navigation began only after finish() had read the old document (a form
+   * submission): waits for the new document, then a capped full snapshot.
+   */
+  afterNavigation(options?: Pick<DeltaFinishOptions, 'maxChars'>): Promise<DeltaOutcome>;
 }
 
 export interface BeginDeltaOptions {
@@ -66,7 +74,10 @@ export async function beginDelta(tab: Tab, options: BeginDeltaOptions = {}): Pro
         }),
     ),
   );
-  return { finish: (finishOptions) => finishDelta(tab, token, started, finishOptions ?? {}) };
+  return {
+    finish: (finishOptions) => finishDelta(tab, token, started, finishOptions ?? {}),
+    afterNavigation: (finishOptions) => fullSnapshot(tab, finishOptions?.maxChars ?? DEFAULT_MAX_CHARS, started[0]?.docId),
+  };
 }
 
 async function finishDelta(tab: Tab, token: string, started: ({ context: string; docId: string } | null)[], options: DeltaFinishOptions): Promise<DeltaOutcome> {
@@ -131,17 +142,20 @@ async function finishDelta(tab: Tab, token: string, started: ({ context: string;
   return { delta: lines.join('\n'), navigated: false, truncated, ...(popup ? { opened_popup: popup } : {}) };
 }
 
-/** After a navigation: wait (briefly) for the new document to be parsed, then a capped full snapshot. */
-async function fullSnapshot(tab: Tab, maxChars: number): Promise<DeltaOutcome> {
+/**
+ * After a navigation: wait (briefly) for the new document (another docId than `oldDocId`, when given) to be
+ * parsed, then a capped full snapshot.
+ */
+async function fullSnapshot(tab: Tab, maxChars: number, oldDocId?: string): Promise<DeltaOutcome> {
   const deadline = Date.now() + 3_000;
   while (Date.now() < deadline) {
     const info = await tab.callPage<PageInfo>('pageInfo').catch((error: unknown) => {
       if (isToolError(error, 'dialog_open') || isToolError(error, 'tab_closed') || isToolError(error, 'browser_crashed')) throw error;
       return null;
     });
-    if (info && info.readyState !== 'loading') break;
+    if (info && info.readyState !== 'loading' && (oldDocId === undefined || info.docId !== oldDocId)) break;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   const snap = await snapshotTab(tab, { maxChars });
-  return { delta: snap.snapshot, navigated: true, truncated: snap.truncated };
+  return { delta: snap.snapshot, navigated: true, truncated: snap.truncated, url: snap.url, title: snap.title };
 }

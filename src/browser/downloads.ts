@@ -81,11 +81,16 @@ export interface DownloadWatchOptions {
  * Runs `work` (a click, a key press, a navigation) and reports the downloads the tab began meanwhile, after
  * waiting for them to finish: the action that triggered a download can then say where the file is.
  */
-export async function downloadsDuring<T>(tab: Tab, work: () => Promise<T>, options: DownloadWatchOptions = {}): Promise<{ result: T; downloads: Download[] }> {
+export async function downloadsDuring<T>(
+  tab: Tab,
+  work: () => Promise<T>,
+  options: DownloadWatchOptions = {},
+): Promise<{ result: T; downloads: Download[]; /** A document load in the tab ended with a page (with navigationWaitMs). */ pageLoaded: boolean }> {
   const { settleMs = 0, finishMs = 10_000, navigationWaitMs = 0 } = options;
   const state = stateOf(tab);
   const begun: Download[] = [];
   const loads = new Set<string>();
+  let pageLoaded = false;
   let wake: (() => void) | null = null;
   const onBegin = (download: Download) => {
     begun.push(download);
@@ -98,6 +103,7 @@ export async function downloadsDuring<T>(tab: Tab, work: () => Promise<T>, optio
     const response = 'response' in event ? event.response : undefined;
     const attachment = response?.headers.some((h) => h.name.toLowerCase() === 'content-disposition' && /attachment/i.test(h.value.type === 'string' ? h.value.value : ''));
     const page = response !== undefined && /^(text\/html|application\/xhtml)/.test(response.mimeType) && !attachment;
+    if (page && response.status !== 204) pageLoaded = true;
     setTimeout(() => wake?.(), response && !page ? 5_000 : 50);
   };
   const offs = navigationWaitMs
@@ -124,7 +130,7 @@ export async function downloadsDuring<T>(tab: Tab, work: () => Promise<T>, optio
     for (const off of offs) off();
   }
   if (begun.length > 0) await finished(state, begun, finishMs);
-  return { result, downloads: begun.map((download) => ({ ...download })) };
+  return { result, downloads: begun.map((download) => ({ ...download })), pageLoaded: pageLoaded && begun.length === 0 };
 }
 
 function pause(ms: number, setWake: (wakeUp: () => void) => void): Promise<void> {

@@ -23,7 +23,20 @@ interface FrameLink {
   id: number;
 }
 
-const links = new Map<string, FrameLink>();
+/** Per browser, so the links of a crashed browser go with it; a destroyed context's link is dropped at once. */
+const linksByBrowser = new WeakMap<Browser, Map<string, FrameLink>>();
+
+function linksOf(tab: Tab): Map<string, FrameLink> {
+  const browser = browserOf(tab);
+  let links = linksByBrowser.get(browser);
+  if (!links) {
+    const created = new Map<string, FrameLink>();
+    browser.on('contextDestroyed', (id) => created.delete(id));
+    linksByBrowser.set(browser, created);
+    links = created;
+  }
+  return links;
+}
 
 const WINDOWS_OF = `function (docId, ids) {
   const of = globalThis.__firefoxUseFrameWindows;
@@ -56,6 +69,7 @@ export async function mapFrames(tab: Tab, context: string, docId: string, ids: n
   );
   if (result.type !== 'success' || result.result.type !== 'array') return mapped;
   const values = (result.result.value ?? []) as Script.RemoteValue[];
+  const links = linksOf(tab);
   values.forEach((value, index) => {
     if (value.type !== 'window') return;
     const child = (value as Script.WindowProxyRemoteValue).value.context;
@@ -68,6 +82,7 @@ export async function mapFrames(tab: Tab, context: string, docId: string, ids: n
 
 /** Finds (again) the iframe element of `child` in its parent context. */
 async function linkOf(tab: Tab, child: string, parent: string, refresh: boolean): Promise<FrameLink | undefined> {
+  const links = linksOf(tab);
   const known = links.get(child);
   if (known && known.parent === parent && !refresh) return known;
   const frames = await tab.callPage<{ docId: string; ids: number[] }>('listFrames', {}, { context: parent });

@@ -1,5 +1,7 @@
 // Shapes of what the page scripts (src/page) return, as the server reads them.
 export interface PageInfo {
+  /** The registry's id of this document (a new one after each navigation). */
+  docId?: string;
   url: string;
   title: string;
   readyState: string;

@@ -11,31 +11,67 @@ export interface RefTarget {
 }
 
 /**
+ * How many refs are remembered. Pages that re-render issue new refs on every look, so an agent left running for
+ * hours would otherwise grow this without end (~300 bytes a ref). Far above one snapshot's worth (a 200,000-char
+ * read_page holds ~10,000), so only refs many snapshots old are forgotten.
+ */
+export const MAX_REFS = 50_000;
+
+/**
  * Hands out `ref_N` names for (frame, document, local id) triples. N counts up across the whole browser, so a
- * ref is never reused for another node, document or tab.
+ * ref is never reused for another node, document or tab. The least recently seen are forgotten past MAX_REFS, and a closed
+ * tab's refs with it.
  */
 export class RefRegistry {
   private next = 1;
   private readonly byRef = new Map<string, RefTarget>();
   private readonly byKey = new Map<string, string>();
 
+  constructor(private readonly capacity = MAX_REFS) {}
+
   /** The ref of an element the page scripts reported, issued on first sight. */
   refFor(tabId: number, frameContext: string, docId: string, localId: number): string {
     const key = `${frameContext}\u0000${docId}\u0000${localId}`;
     let ref = this.byKey.get(key);
-    if (!ref) {
+    if (ref) {
+      // Seen again: move it to the young end, so a ref the agent keeps seeing is never the one forgotten.
+      const target = this.byRef.get(ref)!;
+      this.byRef.delete(ref);
+      this.byRef.set(ref, target);
+    } else {
       ref = `ref_${this.next++}`;
       this.byKey.set(key, ref);
       this.byRef.set(ref, { ref, tabId, frameContext, docId, localId });
+      if (this.byRef.size > this.capacity) this.drop(this.byRef.keys().next().value as string);
     }
     return ref;
+  }
+
+  /** Forgets every ref of a tab that is gone. */
+  forgetTab(tabId: number): void {
+    for (const target of this.byRef.values()) if (target.tabId === tabId) this.drop(target.ref);
+  }
+
+  /** How many refs are remembered (for tests and leak checks). */
+  get size(): number {
+    return this.byRef.size;
+  }
+
+  private drop(ref: string): void {
+    const target = this.byRef.get(ref);
+    if (!target) return;
+    this.byRef.delete(ref);
+    this.byKey.delete(`${target.frameContext}\u0000${target.docId}\u0000${target.localId}`);
   }
 
   /** The target of a ref used on `tabId`, or the contract's ref_stale with the reason. */
   lookup(ref: string, tabId: number): RefTarget {
     const target = this.byRef.get(ref);
     if (!target) {
-      throw new ToolError('ref_stale', `${ref} was never issued. Call read_page or find for current refs.`, { reason: 'not_in_snapshot', ref });
+      const n = /^ref_(\d+)$/.exec(ref);
+      const issued = n !== null && Number(n[1]) < this.next;
+      const why = issued ? 'is from a tab that closed or a snapshot long gone' : 'was never issued';
+      throw new ToolError('ref_stale', `${ref} ${why}. Call read_page or find for current refs.`, { reason: 'not_in_snapshot', ref });
     }
     if (target.tabId !== tabId) {
       throw new ToolError('ref_stale', `${ref} belongs to another tab (tab ${target.tabId}), not tab ${tabId}; nothing was done.`, {

@@ -119,6 +119,21 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   const restyled = new Set<Element>();
   const removals = new Map<Node, Element[]>();
   const expandedNow: Element[] = [];
+  // An attribute set to the value it already had (a script resetting aria-expanded="false" on every button of a
+  // table) changes nothing: compare the first old value seen with the value now.
+  const firstOld = new Map<Element, Map<string, string | null>>();
+  for (const record of current.records) {
+    if (record.type !== 'attributes' || !record.attributeName) continue;
+    const element = record.target as Element;
+    const olds = firstOld.get(element) ?? new Map<string, string | null>();
+    if (!olds.has(record.attributeName)) olds.set(record.attributeName, record.oldValue);
+    firstOld.set(element, olds);
+  }
+  const unchanged = (element: Element, attribute: string | null): boolean => {
+    if (!attribute) return false;
+    const olds = firstOld.get(element);
+    return olds !== undefined && olds.has(attribute) && olds.get(attribute) === element.getAttribute(attribute);
+  };
   for (const record of current.records) {
     if (record.type === 'childList') {
       record.addedNodes.forEach((node) => added.add(node));
@@ -128,16 +143,19 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
           const list = removals.get(record.target) ?? [];
           list.push(node as Element);
           removals.set(record.target, list);
-        } else if (record.target.nodeType === Node.ELEMENT_NODE) {
+        } else if (record.target.nodeType === Node.ELEMENT_NODE && (node.nodeType !== Node.TEXT_NODE || node.nodeValue?.trim())) {
           changed.add(record.target as Element);
         }
       });
       record.addedNodes.forEach((node) => {
+        // Whitespace between elements renders nothing: it must not make its parent a changed subtree.
+        if (node.nodeType === Node.TEXT_NODE && !node.nodeValue?.trim()) return;
         const element = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : parentOf(node);
         if (element) changed.add(element);
       });
     } else if (record.type === 'attributes') {
       const element = record.target as Element;
+      if (unchanged(element, record.attributeName)) continue;
       if (isCosmetic(record.attributeName)) restyled.add(element);
       else changed.add(element);
       if (record.attributeName === 'aria-expanded' && element.getAttribute('aria-expanded') === 'true') expandedNow.push(element);
@@ -170,14 +188,18 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
       target = null;
     }
   }
-  if (target && !anchors.some((anchor) => anchor.contains(target))) {
+  // The target's own line, when its state may have changed without a mutation (a field's value, a radio's
+  // checkedness are properties); any other change of the target is in what changed. The reply's head names it
+  // already, and that an action focused its target goes without saying.
+  if (target && holdsState(target) && !anchors.some((anchor) => anchor.contains(target))) {
     const role = roleOf(target) ?? 'generic';
-    add(new SnapshotWalker({ mode: 'all', maxChars: 400 }).render(target, role));
+    add(new SnapshotWalker({ mode: 'all', maxChars: 400 }).render(target, role).replace(/ \[focused\]$| \[focused\](?= \[)/, ''));
   }
   for (const anchor of anchors) {
     if (!isShown(anchor)) {
       const role = roleOf(anchor);
-      if (role && existingLocalId(anchor) !== undefined) add(`- hidden: ${role}${nameSuffix(anchor, role)} [ref=#${localIdOf(anchor)}]`);
+      // No ref: nothing can act on or read a hidden element.
+      if (role && existingLocalId(anchor) !== undefined) add(`- hidden: ${role}${nameSuffix(anchor, role)}`);
       continue;
     }
     const onlyRestyled = ![...changed].some((element) => anchor.contains(element) || element.contains(anchor));
@@ -224,6 +246,12 @@ function restyledSummary(anchor: Element): string {
   const what = role ? `${role}${nameSuffix(anchor, role)} [ref=#${localIdOf(anchor)}]` : `<${anchor.localName}>`;
   const read = role ? 'read_page with this ref_id' : 'read_page';
   return `- restyled: ${what} (only its class/style changed; ${read} shows what it looks like now)`;
+}
+
+/** Form controls, whose value and checkedness change as properties that no MutationObserver sees. */
+function holdsState(element: Element): boolean {
+  const tag = element.localName;
+  return tag === 'input' || tag === 'select' || tag === 'textarea' || (element as HTMLElement).isContentEditable;
 }
 
 function nameSuffix(element: Element, role: string): string {

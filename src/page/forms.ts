@@ -151,14 +151,15 @@ function findOption(select: HTMLSelectElement, wanted: string): HTMLOptionElemen
   );
 }
 
-function setSelect(select: HTMLSelectElement, raw: FieldValue): FieldResult {
-  const wanted = Array.isArray(raw) ? raw : [asText(raw, 'A select')];
+/** Picks the options named by `raw` (labels or values), or exactly `direct` when given (from an option's ref). */
+function setSelect(select: HTMLSelectElement, raw: FieldValue, direct?: HTMLOptionElement[]): FieldResult {
+  const wanted = direct ? direct : Array.isArray(raw) ? raw : [asText(raw, 'A select')];
   if (!select.multiple && wanted.length !== 1) throw invalid('This select takes one option (it is not multiple).');
   const allowed = [...select.options].slice(0, 50).map((o) => (o.value === optionLabel(o) ? o.value : `${optionLabel(o)} (value ${o.value})`));
   const chosen = wanted.map((want) => {
-    const option = findOption(select, want);
+    const option = typeof want === 'string' ? findOption(select, want) : want;
     if (!option) {
-      throw invalid(`The select has no option "${want}". Options: ${allowed.join(', ')}${select.options.length > 50 ? ', …' : ''}.`, { allowed });
+      throw invalid(`The select has no option "${typeof want === 'string' ? want : optionLabel(want)}". Options: ${allowed.join(', ')}${select.options.length > 50 ? ', …' : ''}.`, { allowed });
     }
     if (option.disabled || (option.parentElement instanceof HTMLOptGroupElement && option.parentElement.disabled)) {
       throw invalid(`The option "${optionLabel(option)}" is disabled.`, { allowed });
@@ -212,7 +213,17 @@ function result(element: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElem
 
 /** form_input: sets the field behind a ref. */
 export function setFieldValue(args: SetArgs): FieldResult {
-  const element = fieldOf(elementFor(args.docId, args.localId));
+  const referred = elementFor(args.docId, args.localId);
+  // An option's ref (read_page lists a select's options with refs): true picks it, false unpicks it (multiple).
+  if (referred instanceof HTMLOptionElement && referred.parentElement?.closest('select')) {
+    const select = referred.closest('select')!;
+    assertEditable(select);
+    if (typeof args.value !== 'boolean') throw invalid("An option's ref takes true (pick it) or false (unpick it, in a multiple select).");
+    const others = select.multiple ? [...select.selectedOptions].filter((option) => option !== referred) : [];
+    if (!args.value && !select.multiple) throw invalid('A single select always has one option picked: pick another one instead.');
+    return setSelect(select, [], args.value ? [...others, referred] : others);
+  }
+  const element = fieldOf(referred);
   if (element instanceof HTMLSelectElement) {
     assertEditable(element);
     return setSelect(element, args.value);

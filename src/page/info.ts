@@ -1,7 +1,9 @@
 import type { PageInfo } from '../browser/page-types.js';
+import { documentId } from './registry.js';
 
 export function pageInfo(): PageInfo {
   return {
+    docId: documentId,
     url: location.href,
     title: document.title,
     readyState: document.readyState,

@@ -98,6 +98,7 @@ function nativeName(element: Element): string {
     return '';
   }
   if (tag === 'img' || tag === 'area') return squash(element.getAttribute('alt') ?? '');
+  if (tag === 'optgroup') return squash(element.getAttribute('label') ?? '');
   if (tag === 'fieldset') {
     const legend = element.querySelector(':scope > legend');
     return legend ? textOf(legend) : '';

@@ -25,6 +25,12 @@ export const LANDMARKS = new Set([
   'alertdialog', 'menu', 'menubar', 'listbox', 'tablist', 'toolbar', 'tree', 'grid', 'table', 'radiogroup',
 ]);
 
+/**
+ * Page regions, shown without a ref (as in the contract's `- main` line): nothing acts on a landmark, and a
+ * long page is paged by the refs the truncation hint names. Dialogs, menus, tables and lists keep theirs.
+ */
+export const PAGE_LANDMARKS = new Set(['banner', 'main', 'navigation', 'contentinfo', 'complementary', 'region', 'form', 'search']);
+
 /** Roles whose name comes from their content (so their text is not repeated as child lines). */
 export const NAME_FROM_CONTENT = new Set([
   'button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link', 'menuitem', 'menuitemcheckbox',

@@ -3,7 +3,7 @@
 import type { SnapshotHint } from '../browser/page-types.js';
 import { clip, defang, fieldValue, nameOf, quote, squash, statesOf } from './names.js';
 import { localIdOf } from './registry.js';
-import { BLOCK_TAGS, COLLECTION_ITEMS, INTERACTIVE, LANDMARKS, NAME_FROM_CONTENT, SKIPPED_TAGS, roleOf } from './roles.js';
+import { BLOCK_TAGS, COLLECTION_ITEMS, INTERACTIVE, LANDMARKS, NAME_FROM_CONTENT, PAGE_LANDMARKS, SKIPPED_TAGS, roleOf } from './roles.js';
 
 export type WalkMode = 'visible' | 'all' | 'interactive';
 
@@ -13,7 +13,15 @@ export interface WalkOptions {
   depth?: number;
   /** Budget for the rendered lines, in characters. */
   maxChars: number;
+  /**
+   * How many options of a closed (dropdown) select to list under it: a select with at most FEW_OPTIONS is always
+   * listed whole; a longer one lists this many (read_page filter "all" or ref_id) or none (the default view).
+   */
+  selectOptions?: number;
 }
+
+/** A dropdown with this many options or fewer is always listed: its options cost less than a second read. */
+export const FEW_OPTIONS = 6;
 
 interface Flags {
   /** Text here is already part of a name (a button's label, a label's text): do not repeat it. */
@@ -205,7 +213,10 @@ export class SnapshotWalker {
       this.frames.push({ line: this.lines.length - 1, id: localIdOf(element), depth: depth + 1 });
       return;
     }
-    if (tag === 'select' && role === 'combobox') return;
+    if (tag === 'select' && role === 'combobox') {
+      this.listOptions(element as HTMLSelectElement, depth + 1);
+      return;
+    }
     if (tag === 'details' && !(element as HTMLDetailsElement).open) {
       const summary = element.querySelector(':scope > summary');
       if (summary) this.visitElement(summary, depth + 1, childFlags);
@@ -218,6 +229,35 @@ export class SnapshotWalker {
     }
     this.visitChildren(element, depth + 1, childFlags);
     this.flushText();
+  }
+
+  /**
+   * The options of a dropdown select, which render only in the browser's own popup: each with its ref (form_input
+   * takes an option's ref with true), optgroups as groups, cut at the cap with a counted line.
+   */
+  private listOptions(select: HTMLSelectElement, depth: number): void {
+    const total = select.options.length;
+    const cap = total <= FEW_OPTIONS ? total : Math.min(total, this.options.selectOptions ?? 0);
+    if (cap === 0) return;
+    let shown = 0;
+    let group: Element | null = null;
+    for (const option of select.options) {
+      if (shown >= cap || this.full) break;
+      const parent = option.parentElement;
+      const inGroup = parent instanceof HTMLOptGroupElement ? parent : null;
+      if (inGroup && inGroup !== group) {
+        group = inGroup;
+        if (!this.emit(this.render(inGroup, 'group'), depth)) break;
+      } else if (!inGroup) {
+        group = null;
+      }
+      if (!this.emit(this.render(option, 'option'), inGroup ? depth + 1 : depth)) break;
+      shown++;
+    }
+    if (shown < total && !this.full) {
+      const more = `- (${total - shown} more options; form_input on the select takes any option's label or value)`;
+      if (!this.emit(more, depth)) this.omitted += total - shown;
+    }
   }
 
   /** Where the element lies against the viewport and its margin; 'out' is counted above/below. */
@@ -291,10 +331,16 @@ export class SnapshotWalker {
   /** The line of one element, without indentation. */
   render(element: Element, role: string): string {
     const name = nameOf(element, role);
-    let line = `- ${role}${name ? ` ${quote(name)}` : ''} [ref=#${localIdOf(element)}]${statesOf(element, role)}`;
+    const ref = PAGE_LANDMARKS.has(role) ? '' : ` [ref=#${localIdOf(element)}]`;
+    let line = `- ${role}${name ? ` ${quote(name)}` : ''}${ref}${statesOf(element, role)}`;
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider' || role === 'file' || role === 'listbox') {
       const value = fieldValue(element);
       if (value) line += ` [value=${quote(clip(value, 120))}]`;
+    }
+    // A dropdown too long to list by default says how many options it has (read it by ref_id to list them).
+    if (element.localName === 'select' && role === 'combobox') {
+      const total = (element as HTMLSelectElement).options.length;
+      if (total > FEW_OPTIONS) line += ` [options=${total}]`;
     }
     return line;
   }

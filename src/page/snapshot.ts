@@ -5,6 +5,9 @@ import { documentId, elementFor } from './registry.js';
 import { roleOf } from './roles.js';
 import { SnapshotWalker, type WalkMode } from './snapshot-walk.js';
 
+/** At most this many options of one dropdown are listed; the rest are counted. */
+const OPTIONS_CAP = 50;
+
 export interface SnapshotArgs {
   mode: WalkMode;
   depth?: number;
@@ -14,7 +17,9 @@ export interface SnapshotArgs {
 }
 
 export function snapshot(args: SnapshotArgs): PageSnapshot {
-  const walker = new SnapshotWalker({ mode: args.mode, depth: args.depth, maxChars: args.maxChars });
+  // A whole-document read or a read of one subtree lists long dropdowns (capped); the default view only counts them.
+  const selectOptions = args.mode === 'all' || args.root ? OPTIONS_CAP : 0;
+  const walker = new SnapshotWalker({ mode: args.mode, depth: args.depth, maxChars: args.maxChars, selectOptions });
   if (args.root) {
     const root = elementFor(args.root.docId, args.root.id);
     walker.walkElement(root);

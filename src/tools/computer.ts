@@ -76,6 +76,8 @@ export const computerOutput = z.object({
   savedTo: z.string().optional(),
   target: z.object({ ref: z.string().optional(), role: z.string().optional(), name: z.string().optional() }).optional(),
   delivered: z.boolean().optional(),
+  /** Where the pointer went (top-level viewport CSS pixels); the text says it only for coordinate actions. */
+  point: z.object({ x: z.number(), y: z.number() }).optional(),
   url: z.string().optional(),
   title: z.string().optional(),
   delta: z.string().optional(),

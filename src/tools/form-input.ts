@@ -11,7 +11,7 @@ export const formInputTool = defineTool({
   description:
     'Sets a form field by ref without typing: text inputs and textareas (text; input and change fire as after a user\'s edit), ' +
     'checkbox and radio (true / false), select (an option\'s label or value; a list for a multiple select, which then holds ' +
-    'exactly those), range (a number within min-max), date/time/month/week (their ISO formats), color (#rrggbb) and ' +
+    'exactly those; or an option\'s ref from read_page with true to pick it, false to unpick it), range (a number within min-max), date/time/month/week (their ISO formats), color (#rrggbb) and ' +
     'contenteditable elements. A ref to a label sets its control. A value the field cannot take fails with invalid_arguments ' +
     'naming what it takes (a select lists its options); disabled and read-only fields are refused. Returns the value the field ' +
     'now holds (never a password\'s).',

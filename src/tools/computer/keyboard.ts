@@ -49,7 +49,8 @@ const type: ActionHandler = async (context, args) => {
     preparation,
     dispatched,
     checkDelivery: !focus?.selector.startsWith('iframe'),
-    details: [`Typed ${[...args.text].length} characters (${keys.length} key presses).`],
+    // The field's value line shows what was typed; the count matters only when keys and characters differ.
+    details: keys.length === [...args.text].length ? [] : [`Typed ${[...args.text].length} characters (${keys.length} key presses).`],
   });
 };
 

@@ -33,8 +33,12 @@ export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
     result.target = { ...(outcome.ref ? { ref: outcome.ref } : {}), ...(outcome.target ? { role: outcome.target.role, name: outcome.target.name } : {}) };
   }
   const lines: string[] = [];
-  const at = outcome.point ? ` at (${Math.round(outcome.point.x)}, ${Math.round(outcome.point.y)})` : '';
-  let head = `${outcome.action}${outcome.ref ? ` ${outcome.ref}` : ''} on ${summaryText(outcome.target)}${at}`;
+  if (outcome.point) result.point = { x: Math.round(outcome.point.x), y: Math.round(outcome.point.y) };
+  // Every character here is read by the model. A ref action names only the ref: the agent took it from a line
+  // that said what it is, and structuredContent.target and .point still carry role, name and point.
+  const at = outcome.point && !outcome.ref ? ` at (${result.point!.x}, ${result.point!.y})` : '';
+  const delta = dispatched.delta;
+  let head = `${outcome.action}${outcome.ref ? ` ${outcome.ref}` : ` on ${summaryText(outcome.target)}`}${at}`;
   const navigated = report ? !report.found : dispatched.conclusion === null && !dispatched.dialog;
   if (outcome.checkDelivery !== false && report?.found) {
     result.delivered = report.delivered;
@@ -52,15 +56,14 @@ export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
     result.downloads = dispatched.downloads.map((d) => ({ url: d.url, file: d.suggestedFilename, status: d.status, ...(d.path ? { path: d.path } : {}) }));
     lines.push(describeDownloads(dispatched.downloads));
   }
-  if (report && report.url !== preparation.url) {
+  if (report && report.url !== preparation.url && !dispatched.delta?.navigated) {
     result.url = report.url;
     lines.push(`URL now ${report.url}`);
   }
-  if (report && report.title !== preparation.title) {
+  if (report && report.title !== preparation.title && !dispatched.delta?.navigated) {
     result.title = report.title;
     lines.push(`Title now "${report.title}"`);
   }
-  const delta = dispatched.delta;
   if (delta?.opened_popup) {
     const popup = delta.opened_popup;
     result.opened_popup = popup;
@@ -68,7 +71,14 @@ export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
   }
   if (delta?.delta) {
     result.delta = delta.delta;
-    lines.push(delta.navigated ? 'A new document loaded (earlier refs are stale); its snapshot:' : 'Changes:', delta.delta);
+    if (delta.navigated && delta.url !== undefined) {
+      result.url = delta.url;
+      result.title = delta.title ?? '';
+    }
+    const where = delta.url !== undefined ? `: ${delta.title || '(untitled)'} — ${delta.url}` : '';
+    // Snapshot lines ("- …") follow the head as they are; a navigation says where it went first.
+    if (delta.navigated) lines.push(`New page${where}`);
+    lines.push(delta.delta);
   } else if (delta && !delta.navigated) {
     lines.push('No change on the page.');
   } else if (navigated && report) {

@@ -121,7 +121,7 @@ export async function dispatch(
   const { tab } = context;
   try {
     // A click on a download link is a navigation whose response is a file: the action then says where it went.
-    const { result, downloads } = await downloadsDuring(
+    const { result, downloads, pageLoaded } = await downloadsDuring(
       tab,
       async () => {
         await tab.performActions(actions);
@@ -136,7 +136,9 @@ export async function dispatch(
       },
       { navigationWaitMs: 2_000 },
     );
-    const [conclusion, delta] = result;
+    const [conclusion, finished] = result;
+    // A navigation that began after the delta had read the old page (a form submission): show the new page.
+    const delta = pageLoaded && finished && !finished.navigated && target.delta ? await target.delta.afterNavigation() : finished;
     return { conclusion, delta, ...(downloads.length ? { downloads } : {}) };
   } catch (error) {
     if (isToolError(error, 'dialog_open') && tab.dialog) {
