@@ -1,7 +1,15 @@
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { startFixtureServer } from './helpers/fixtures.mjs';
 import { startServe } from './helpers/http-server.mjs';
 import { alive } from './helpers/processes.mjs';
+
+const FAULTS = fileURLToPath(new URL('../scripts/faults.mjs', import.meta.url));
 
 describe('faults: a killed Firefox, a hung page', function () {
   // Real Firefox on a shared 2-core machine: launches can take tens of seconds under load.
@@ -64,5 +72,27 @@ describe('faults: a killed Firefox, a hung page', function () {
     expect(fine.structuredContent.title).to.equal('firefox-use fixture');
     await client.ok('computer', { tabId: other, action: 'screenshot' });
     expect(alive(serve.child.pid)).to.equal(true);
+  });
+});
+
+describe('faults: Firefox killed at random moments during calls (scripts/faults.mjs)', function () {
+  // Each kill costs a Firefox relaunch (several seconds on a loaded machine).
+  this.timeout(240_000);
+
+  it('answers every call within 2 s of the kill, relaunches, and keeps the named profile\'s cookie', async function () {
+    const json = join(mkdtempSync(join(tmpdir(), 'fu-faults-report-')), 'faults.json');
+    const run = spawnSync(process.execPath, [FAULTS, '--trials', '4', '--quiet', '--json', json], {
+      encoding: 'utf8',
+      timeout: 220_000,
+      // Its own process marker: the script counts what is left of its Firefox, not other tests' browsers.
+      env: { ...process.env, FIREFOX_USE_TEST_RUN: randomUUID() },
+    });
+    expect(existsSync(json), `faults.mjs wrote no report: ${run.stderr}`).to.equal(true);
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    expect(report.problems, `seed ${report.seed}`).to.deep.equal([]);
+    expect(report.trials).to.equal(4);
+    expect(report.cookieKept).to.equal(4);
+    expect(report.firefoxLeft).to.equal(0);
+    expect(run.status).to.equal(0);
   });
 });
