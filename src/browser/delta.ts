@@ -4,7 +4,7 @@
 // snapshot instead.
 import { isToolError } from '../errors.js';
 import { browserOf } from './frames.js';
-import type { PageDelta, PageInfo } from './page-types.js';
+import type { DeltaFinishRequest, PageDelta, PageInfo } from './page-types.js';
 import { DEFAULT_MAX_CHARS, globalizeRefs, snapshotTab } from './snapshot.js';
 import type { Tab } from './tab.js';
 
@@ -36,6 +36,11 @@ export interface DeltaFinishOptions {
   maxChars?: number;
   /** Longest wait for the page to go quiet, ms (default 100). */
   settleMs?: number;
+  /**
+   * Answers of deltaFinish that other page calls bring back, by context (null: that document was not the
+   * watched one any more; undefined: no answer). Those contexts are not called again.
+   */
+  joined?: Map<string, Promise<PageDelta | null | undefined>>;
 }
 
 export interface DeltaHandle {
@@ -55,69 +60,118 @@ export interface BeginDeltaOptions {
 let tokens = 0;
 
 /**
- * Starts watching the tab's top-level document (and `frameContext`, if given) for changes. Call it right before
- * an action and `finish()` right after; costs one page call each way. If it cannot start (the page is busy
- * loading), finish() still works and falls back to a full snapshot.
+ * One action's watch over the tab's top-level document and, when the action aims into a frame, that frame's.
+ * Its start and finish can ride on other page calls to the same documents (`startArgs`, `finishArgs`), so an
+ * action costs no extra round trip for its delta; contexts not joined that way are called on their own.
  */
-export async function beginDelta(tab: Tab, options: BeginDeltaOptions = {}): Promise<DeltaHandle> {
-  const token = `d${++tokens}-${Date.now().toString(36)}`;
-  const contexts = [tab.context];
-  if (options.frameContext && options.frameContext !== tab.context) contexts.push(options.frameContext);
-  const started = await Promise.all(
-    contexts.map((context) =>
-      tab
-        .callPage<{ docId: string }>('deltaStart', { token }, { context })
-        .then((value) => ({ context, docId: value.docId }))
-        .catch((error: unknown) => {
-          if (isToolError(error, 'dialog_open') || isToolError(error, 'tab_closed') || isToolError(error, 'browser_crashed')) throw error;
-          return null;
+export class DeltaWatch implements DeltaHandle {
+  readonly token = `d${++tokens}-${Date.now().toString(36)}`;
+  /** context → the watched document (null: the watch could not start there). */
+  private readonly started = new Map<string, string | null>();
+
+  constructor(private readonly tab: Tab) {}
+
+  get startArgs(): { token: string } {
+    return { token: this.token };
+  }
+
+  /** Records that another page call started the watch in `context` (its answer's `delta`). */
+  joinedStart(context: string, started: { docId: string } | undefined): void {
+    this.started.set(context, started?.docId ?? null);
+  }
+
+  /** Starts the watch in each of `contexts` that no other call covered. */
+  async startIn(contexts: string[]): Promise<void> {
+    await Promise.all(
+      contexts
+        .filter((context) => !this.started.has(context))
+        .map(async (context) => {
+          this.started.set(context, null);
+          const value = await this.tab.callPage<{ docId: string }>('deltaStart', this.startArgs, { context }).catch((error: unknown) => {
+            if (isToolError(error, 'dialog_open') || isToolError(error, 'tab_closed') || isToolError(error, 'browser_crashed')) throw error;
+            return null;
+          });
+          this.started.set(context, value?.docId ?? null);
         }),
-    ),
-  );
-  return {
-    finish: (finishOptions) => finishDelta(tab, token, started, finishOptions ?? {}),
-    afterNavigation: (finishOptions) => fullSnapshot(tab, finishOptions?.maxChars ?? DEFAULT_MAX_CHARS, started[0]?.docId),
-  };
+    );
+  }
+
+  /** The deltaFinish request for `context`, for a page call there to carry (ConcludeArgs.delta). */
+  finishArgs(context: string, options: DeltaFinishOptions = {}): DeltaFinishRequest | undefined {
+    if (!this.started.get(context)) return undefined;
+    const target = targetIn(this.tab, options.targetRef);
+    const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+    return {
+      token: this.token,
+      ...(target && target.context === context ? { target: { docId: target.docId, id: target.id } } : {}),
+      maxChars,
+      settleMs: options.settleMs ?? 100,
+    };
+  }
+
+  finish(options: DeltaFinishOptions = {}): Promise<DeltaOutcome> {
+    return finishDelta(this.tab, this, options);
+  }
+
+  afterNavigation(options: Pick<DeltaFinishOptions, 'maxChars'> = {}): Promise<DeltaOutcome> {
+    return fullSnapshot(this.tab, options.maxChars ?? DEFAULT_MAX_CHARS, this.started.get(this.tab.context) ?? undefined);
+  }
+
+  /** Watched contexts, the top-level one first. */
+  entries(): Array<{ context: string; docId: string | null }> {
+    const top = this.tab.context;
+    return [...this.started].map(([context, docId]) => ({ context, docId })).sort((a, b) => (a.context === top ? -1 : b.context === top ? 1 : 0));
+  }
 }
 
-async function finishDelta(tab: Tab, token: string, started: ({ context: string; docId: string } | null)[], options: DeltaFinishOptions): Promise<DeltaOutcome> {
+function targetIn(tab: Tab, targetRef: string | undefined): { context: string; docId: string; id: number } | undefined {
+  const browser = browserOf(tab);
+  if (!targetRef || !browser.refs.has(targetRef)) return undefined;
+  try {
+    const found = browser.refs.lookup(targetRef, tab.id);
+    return { context: found.frameContext, docId: found.docId, id: found.localId };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts watching the tab's top-level document (and `frameContext`, if given) for changes, one page call each.
+ * Call it right before an action and `finish()` right after. If it cannot start (the page is busy loading),
+ * finish() still works and falls back to a full snapshot.
+ */
+export async function beginDelta(tab: Tab, options: BeginDeltaOptions = {}): Promise<DeltaHandle> {
+  const watch = new DeltaWatch(tab);
+  const contexts = [tab.context];
+  if (options.frameContext && options.frameContext !== tab.context) contexts.push(options.frameContext);
+  await watch.startIn(contexts);
+  return watch;
+}
+
+async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOptions): Promise<DeltaOutcome> {
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
   const browser = browserOf(tab);
-  let target: { context: string; docId: string; id: number } | undefined;
-  if (options.targetRef && browser.refs.has(options.targetRef)) {
-    try {
-      const found = browser.refs.lookup(options.targetRef, tab.id);
-      target = { context: found.frameContext, docId: found.docId, id: found.localId };
-    } catch {
-      target = undefined;
-    }
-  }
-  if (!started[0]) return fullSnapshot(tab, maxChars);
+  const entries = watch.entries().filter((entry) => entry.docId !== null);
+  if (entries[0]?.context !== tab.context) return fullSnapshot(tab, maxChars);
+  // Every document answers at once; a frame that fails is left out, the top-level document's failure is the call's.
+  const answers = entries.map((entry) => {
+    const joined = options.joined?.get(entry.context);
+    if (joined) return joined;
+    return tab.callPage<PageDelta>('deltaFinish', watch.finishArgs(entry.context, options), { context: entry.context }).catch((error: unknown) => {
+      if (isToolError(error) && (error.code as string) === 'delta_lost') return null;
+      if (entry.context !== tab.context) return undefined;
+      throw error;
+    });
+  });
+  for (const answer of answers) answer.catch(() => undefined);
   const lines: string[] = [];
   let popup: OpenedPopup | undefined;
   let truncated = false;
   let chars = 0;
-  for (const entry of started) {
-    if (!entry) continue;
-    let page: PageDelta;
-    try {
-      page = await tab.callPage<PageDelta>(
-        'deltaFinish',
-        {
-          token,
-          ...(target && target.context === entry.context ? { target: { docId: target.docId, id: target.id } } : {}),
-          maxChars: Math.max(0, maxChars - chars),
-          settleMs: options.settleMs ?? 100,
-        },
-        { context: entry.context },
-      );
-    } catch (error) {
-      if (entry.context === tab.context && isToolError(error) && (error.code as string) === 'delta_lost') {
-        return fullSnapshot(tab, maxChars);
-      }
-      if (entry.context !== tab.context) continue;
-      throw error;
-    }
+  for (const [index, entry] of entries.entries()) {
+    const page = await answers[index];
+    if (page === null && entry.context === tab.context) return fullSnapshot(tab, maxChars);
+    if (!page) continue;
     for (const line of page.lines) {
       const text = globalizeRefs(tab, entry.context, page.docId, line);
       if (chars + text.length + 1 > maxChars) {

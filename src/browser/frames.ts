@@ -81,7 +81,7 @@ export async function mapFrames(tab: Tab, context: string, docId: string, ids: n
 }
 
 /** Finds (again) the iframe element of `child` in its parent context. */
-async function linkOf(tab: Tab, child: string, parent: string, refresh: boolean): Promise<FrameLink | undefined> {
+export async function linkOf(tab: Tab, child: string, parent: string, refresh: boolean): Promise<FrameLink | undefined> {
   const links = linksOf(tab);
   const known = links.get(child);
   if (known && known.parent === parent && !refresh) return known;
@@ -89,6 +89,12 @@ async function linkOf(tab: Tab, child: string, parent: string, refresh: boolean)
   await mapFrames(tab, parent, frames.docId, frames.ids);
   const found = links.get(child);
   return found && found.parent === parent ? found : undefined;
+}
+
+/** The child context an iframe element (page-local id `id` of `docId` in `parent`) shows, or undefined. */
+export async function childContextOf(tab: Tab, parent: string, docId: string, id: number): Promise<string | undefined> {
+  for (const [child, link] of linksOf(tab)) if (link.parent === parent && link.docId === docId && link.id === id && tabBrowsers.get(tab)?.contexts.has(child)) return child;
+  return (await mapFrames(tab, parent, docId, [id])).get(id);
 }
 
 /**

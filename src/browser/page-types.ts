@@ -75,9 +75,30 @@ export interface PointArgs {
 export interface AimResult {
   point: { x: number; y: number };
   target?: TargetSummary;
-  /** The point lands on an iframe: events go to the frame's own document. */
-  frame?: true;
+  /** The point lands on an iframe (its page-local id and content-box origin): events go to the frame's own document. */
+  frame?: { id: number; origin: PointArgs };
   docId: string;
+}
+
+/** Checks, in a frame's parent, that the iframe shows the frame-local `point` unobstructed in this viewport. */
+export interface GateArgs {
+  frame: GuardArgs;
+  point: PointArgs;
+}
+
+export interface GateResult {
+  /** The iframe content box's origin in this viewport. */
+  origin: PointArgs;
+  /** `point` in this viewport. */
+  point: PointArgs;
+}
+
+/** What deltaFinish takes (see src/page/delta.ts). */
+export interface DeltaFinishRequest {
+  token: string;
+  target?: { docId: string; id: number };
+  maxChars: number;
+  settleMs: number;
 }
 
 export interface DeliveryArgs {
@@ -118,29 +139,68 @@ export interface PrepareArgs {
   token: string;
   ref?: GuardArgs;
   point?: PointArgs;
-  /** Event types to watch for delivery. */
+  /** Event types to watch for delivery at the aim. */
   watch?: string[];
+  /** Event types to watch at whatever holds focus when they arrive (keys). */
+  focusWatch?: string[];
+  /** Event types to watch at the element under a second point (where a drag starts). */
+  startWatch?: { point: PointArgs; types: string[] };
   scrollProbe?: boolean;
   dragWatch?: boolean;
+  /** This document holds the target's iframe: check it shows the target (frame-local point) unobstructed. */
+  gate?: GateArgs;
+  /** Start the snapshot delta's watch in this document, in the same call. */
+  delta?: { token: string };
 }
 
 export interface ActionPreparation {
   aim?: AimResult;
+  gate?: GateResult;
   url: string;
   title: string;
+  /** The document is hidden (a background tab): wheel input does not scroll it and frames do not run. */
+  hidden?: true;
+  /** The delta's watch started (deltaStart's answer). */
+  delta?: { docId: string };
+  /** Focus is on an iframe (this document's id for it): key events go to the frame's document. */
+  focusFrame?: { docId: string; id: number };
+  /** The drag's start point lies on an iframe or outside this viewport: its press is not watched here. */
+  startOnFrame?: true;
 }
 
 export interface ConcludeArgs {
   token: string;
   need: string[];
-  scrollProbe?: boolean;
+  /** Events that must have reached the focused element (see PrepareArgs.focusWatch). */
+  focusNeed?: string[];
+  /** Events that must have reached the element under the drag's start (see PrepareArgs.startWatch). */
+  startNeed?: string[];
+  /** Wheel distance asked for, px (the scroll probe stops waiting once all of it has landed). */
+  scrollProbe?: { expected: number };
   dragEnd?: PointArgs;
+  /** Finish the snapshot delta's watch in this document, in the same call. */
+  delta?: DeltaFinishRequest;
+  /**
+   * Longest wait (ms) for the needed events to arrive first. Input aimed into an out-of-process frame is routed
+   * through the parent process and may land after the input command has returned.
+   */
+  waitMs?: number;
 }
 
 export interface ActionConclusion {
   delivery: DeliveryReport;
+  focusDelivery?: DeliveryReport;
+  startDelivery?: DeliveryReport;
   scroll?: ScrollReport;
   drag?: DragReport;
+  /** The delta's answer; null when this is not the document the watch started in (a new one loaded). */
+  delta?: PageDelta | null;
+}
+
+export interface FocusCheck {
+  /** Focus is on the target (or inside it, or on the control it labels). */
+  focused: boolean;
+  focus?: TargetSummary;
 }
 
 /** A subtree the snapshot budget cut, worth asking for with `read_page ref_id`. */

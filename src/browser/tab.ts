@@ -223,14 +223,13 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     });
   }
 
-  performActions(actions: Input.SourceActions[]): Promise<void> {
-    return this.race(this.bidi.send('input.performActions', { context: this.context, actions }, { timeout: this.timeouts.action, write: true })).then(
-      () => undefined,
-    );
+  /** `context` may be a frame's: input then goes straight into its document, in its viewport's coordinates. */
+  performActions(actions: Input.SourceActions[], context = this.context): Promise<void> {
+    return this.race(this.bidi.send('input.performActions', { context, actions }, { timeout: this.timeouts.action, write: true })).then(() => undefined);
   }
 
-  async releaseActions(): Promise<void> {
-    await this.bidi.send('input.releaseActions', { context: this.context }, { timeout: this.timeouts.action, write: true }).catch(() => undefined);
+  async releaseActions(context = this.context): Promise<void> {
+    await this.bidi.send('input.releaseActions', { context }, { timeout: this.timeouts.action, write: true }).catch(() => undefined);
   }
 
   async screenshot(clip?: BrowsingContext.ClipRectangle): Promise<Buffer> {

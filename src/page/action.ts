@@ -1,23 +1,83 @@
-// One page call before and one after each input action: aim (guard) + arm the probes, then read them back.
-import type { ActionConclusion, ActionPreparation, PrepareArgs, ConcludeArgs } from '../browser/page-types.js';
-import { armDelivery, readDelivery } from './delivery.js';
+// One page call before and one after each input action. Before: aim (guard), arm the probes, start the delta's
+// watch. After: finish the drag, read the probes, render the delta. Each round trip saved is ~2-4 ms per action.
+import type { ActionConclusion, ActionPreparation, PageDelta, PrepareArgs, ConcludeArgs } from '../browser/page-types.js';
+import { armDelivery, deepActiveElement, deliveredSoFar, readDelivery, waitUntil } from './delivery.js';
+import { deltaFinish, deltaStart } from './delta.js';
 import { armDragWatch, finishDragWatch } from './drag.js';
-import { aimAtPoint, aimAtRef } from './guard.js';
+import { PageError } from './errors.js';
+import { aimAtPoint, aimAtRef, deepElementFromPoint, gateFrame, isFrame } from './guard.js';
+import { documentId, localIdOf } from './registry.js';
 import { armScrollProbe, readScrollProbe } from './scroll-probe.js';
 
 export function prepareAction(args: PrepareArgs): ActionPreparation {
   const aim = args.ref ? aimAtRef(args.ref) : args.point ? aimAtPoint(args.point) : undefined;
-  if (args.watch) {
-    armDelivery({ token: args.token, types: args.watch, ref: args.ref, point: args.ref ? undefined : aim?.point });
+  const gate = args.gate ? gateFrame(args.gate) : undefined;
+  // A point over an iframe: the events go to the frame's document, where the server arms the probes instead.
+  if (!aim?.frame) {
+    if (args.watch) armDelivery({ token: args.token, types: args.watch, ref: args.ref, point: args.ref ? undefined : aim?.point });
+    if (args.scrollProbe && aim) armScrollProbe({ token: args.token, ...aim.point });
   }
-  if (args.scrollProbe && aim) armScrollProbe({ token: args.token, ...aim.point });
+  let focusFrame: ActionPreparation['focusFrame'];
+  let startOnFrame = false;
+  if (args.focusWatch) {
+    const active = deepActiveElement();
+    if (isFrame(active) && !args.ref) focusFrame = { docId: documentId, id: localIdOf(active) };
+    else armDelivery({ token: `${args.token}:focus`, types: args.focusWatch });
+  }
+  if (args.startWatch) {
+    const { x, y } = args.startWatch.point;
+    const inside = x >= 0 && y >= 0 && x < window.innerWidth && y < window.innerHeight;
+    startOnFrame = !inside || isFrame(deepElementFromPoint(x, y));
+    if (!startOnFrame) armDelivery({ token: `${args.token}:start`, types: args.startWatch.types, point: args.startWatch.point });
+  }
   if (args.dragWatch) armDragWatch({ token: args.token });
-  return { aim, url: location.href, title: document.title };
+  const delta = args.delta ? deltaStart(args.delta) : undefined;
+  return {
+    aim,
+    ...(gate ? { gate } : {}),
+    url: location.href,
+    title: document.title,
+    ...(document.hidden ? { hidden: true as const } : {}),
+    ...(delta ? { delta } : {}),
+    ...(focusFrame ? { focusFrame } : {}),
+    ...(startOnFrame ? { startOnFrame: true as const } : {}),
+  };
+}
+
+async function finishDelta(args: ConcludeArgs): Promise<PageDelta | null | undefined> {
+  if (!args.delta) return undefined;
+  try {
+    return await deltaFinish(args.delta);
+  } catch (error) {
+    // Another document than the one watched answers: the action loaded a new one.
+    if (error instanceof PageError && error.code === 'delta_lost') return null;
+    throw error;
+  }
 }
 
 export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusion> {
+  if (args.waitMs) {
+    const { token, need, focusNeed, startNeed } = args;
+    await waitUntil(
+      () => deliveredSoFar(token, need) && (!focusNeed || deliveredSoFar(`${token}:focus`, focusNeed)) && (!startNeed || deliveredSoFar(`${token}:start`, startNeed)),
+      args.waitMs,
+    );
+  }
   const drag = args.dragEnd ? finishDragWatch({ token: args.token, ...args.dragEnd }) : undefined;
-  const scroll = args.scrollProbe ? await readScrollProbe({ token: args.token }) : undefined;
+  const [scroll, delta] = await Promise.all([
+    args.scrollProbe ? readScrollProbe({ token: args.token, expected: args.scrollProbe.expected }) : undefined,
+    finishDelta(args),
+  ]);
+  // Read last: an event that landed while the page settled still counts.
   const delivery = readDelivery({ token: args.token, need: args.need });
-  return { delivery, scroll, drag };
+  const focusDelivery = args.focusNeed ? readDelivery({ token: `${args.token}:focus`, need: args.focusNeed }) : undefined;
+  const startDelivery = args.startNeed ? readDelivery({ token: `${args.token}:start`, need: args.startNeed }) : undefined;
+  return {
+    delivery,
+    ...(focusDelivery ? { focusDelivery } : {}),
+    ...(startDelivery ? { startDelivery } : {}),
+    ...(scroll ? { scroll } : {}),
+    ...(drag ? { drag } : {}),
+    ...(delta !== undefined ? { delta } : {}),
+  };
 }

@@ -60,10 +60,16 @@ function disarm(token: string): Watch | undefined {
   return watch;
 }
 
-function deepActiveElement(): Element | null {
+export function deepActiveElement(): Element | null {
   let active = document.activeElement;
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
   return active;
+}
+
+/** Whether every one of `need` has reached the target so far (true when the token is unknown: nothing to wait for). */
+export function deliveredSoFar(token: string, need: string[]): boolean {
+  const watch = watches.get(token);
+  return !watch || need.every((type) => watch.seen.has(type));
 }
 
 /** What reached the target since `armDelivery`; `found: false` when this document never armed the token. */
@@ -81,4 +87,19 @@ export function readDelivery(args: { token: string; need: string[] }): DeliveryR
     stray: [...watch.stray],
     focus: watch.followFocus && target ? summarize(target) : undefined,
   };
+}
+
+/** Task turns (cheap, and not clamped in background tabs) until `done` or `ms` have passed. */
+export async function waitUntil(done: () => boolean, ms: number): Promise<void> {
+  const until = performance.now() + ms;
+  while (!done() && performance.now() < until) {
+    await new Promise<void>((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        channel.port1.close();
+        resolve();
+      };
+      channel.port2.postMessage(null);
+    });
+  }
 }

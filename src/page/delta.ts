@@ -79,11 +79,28 @@ function nextTask(): Promise<void> {
   });
 }
 
-/** Waits one task, then while mutations keep coming (up to settleMs) for a quiet 16 ms. */
+/** A task turn slower than this means the page had work queued ahead of ours (a render yielding in slices). */
+const BUSY_TURN_MS = 3;
+
+/** A timer turn (setTimeout 0 renders); skipped in a hidden document, where Firefox clamps timers to a second. */
+function timerTurn(): Promise<void> {
+  return document.hidden ? Promise.resolve() : new Promise((resolve) => window.setTimeout(resolve, 0));
+}
+
+/**
+ * Lets what the action scheduled run before the delta is read: renders queued in a microtask have run already,
+ * those posted to the next task (React's scheduler uses a MessageChannel) or a 0 ms timer run before our own turn.
+ * Then more turns while the last one brought mutations or ran long (work continuing in slices), up to settleMs.
+ */
 async function settle(current: Watch, settleMs: number): Promise<void> {
   const started = performance.now();
-  await nextTask();
-  while (performance.now() - started < settleMs && current.records.length > 0 && performance.now() - current.lastRecordAt < 16) {
+  let count = current.records.length;
+  let turnStarted = started;
+  await Promise.all([nextTask(), timerTurn()]);
+  while (current.records.length !== count || performance.now() - turnStarted >= BUSY_TURN_MS) {
+    if (performance.now() - started >= settleMs) return;
+    count = current.records.length;
+    turnStarted = performance.now();
     await nextTask();
   }
 }

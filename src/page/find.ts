@@ -117,7 +117,14 @@ function gather(words: string[]): Map<Element, number> {
   }
   for (const list of rarest.byRole) for (let i = 0, n = list.length; i < n && found.length < 300; i++) found.push(list[i]!);
   for (const element of found) {
-    for (let up: Element | null = element, steps = 0; up && steps < 3; up = up.parentElement, steps++) hits.set(up, 1);
+    for (let up: Element | null = element, steps = 0; up && steps < 3; up = up.parentElement, steps++) {
+      hits.set(up, 1);
+      // A label's words name its control, which is what an agent is after.
+      if (up.localName === 'label') {
+        const control = (up as HTMLLabelElement).control;
+        if (control) hits.set(control, 1);
+      }
+    }
   }
   return hits;
 }
@@ -163,14 +170,17 @@ export function find(args: FindArgs): PageFindResult {
 /** Score × 2 + 1 when shown (the low bit carries visibility), or null when the element does not match. */
 function scoreOf(element: Element, words: string[], phrase: string, hidden: boolean): Candidate | null {
   const role = roleOf(element);
-  const own = ownText(element).toLowerCase();
+  const ownShown = ownText(element);
+  const own = ownShown.toLowerCase();
   const attrs = extras(element);
   const label = (element.getAttribute('aria-label') ?? '').toLowerCase();
   // Cheap pre-check before computing a name: some word must appear somewhere on or in this element.
   if (!role && !own && !attrs && !label) return null;
   const haystack = `${role ?? ''} ${own} ${attrs} ${label}`;
   const textual = role ? (element.textContent ?? '').toLowerCase() : '';
-  if (!words.some((word) => haystack.includes(word) || textual.includes(word) || (element.hasAttribute('aria-labelledby') && role))) return null;
+  // A field named by a <label> or aria-labelledby holds none of its name's words itself.
+  const namedElsewhere = role !== null && (element.hasAttribute('aria-labelledby') || ((element as HTMLInputElement).labels?.length ?? 0) > 0);
+  if (!namedElsewhere && !words.some((word) => haystack.includes(word) || textual.includes(word))) return null;
   const name = role ? nameOf(element, role) : '';
   const lowerName = name.toLowerCase();
   let score = 0;
@@ -200,7 +210,7 @@ function scoreOf(element: Element, words: string[], phrase: string, hidden: bool
     if (shown && rect.bottom > 0 && rect.top < window.innerHeight) score += 5;
   }
   if (score <= 0) return null;
-  return { element, role: role ?? 'generic', name: name || clipText(own), score: score * 2 + (shown ? 1 : 0) };
+  return { element, role: role ?? 'generic', name: name || clipText(ownShown), score: score * 2 + (shown ? 1 : 0) };
 }
 
 function clipText(text: string): string {

@@ -1,8 +1,10 @@
 // The guard that runs before any input aimed at an element: resolved, visible, in view, and not covered.
-import type { AimResult, GuardArgs, PointArgs } from '../browser/page-types.js';
+import type { AimResult, FocusCheck, GateArgs, GateResult, GuardArgs, PointArgs } from '../browser/page-types.js';
 import { describe, summarize } from './describe.js';
 import { PageError } from './errors.js';
+import { frameOrigin } from './frames.js';
 import { documentId, elementFor, localIdOf } from './registry.js';
+import { waitUntil } from './delivery.js';
 
 /** The element at a viewport point, looking into open shadow roots (elementFromPoint stops at the host). */
 export function deepElementFromPoint(x: number, y: number): Element | null {
@@ -99,15 +101,68 @@ export function aimAtRef(args: GuardArgs): AimResult {
   });
 }
 
-/** What lies at a coordinate, for coordinate-aimed actions. */
+export function isFrame(element: Element | null): element is HTMLIFrameElement {
+  return element?.localName === 'iframe' || element?.localName === 'frame';
+}
+
+/** What lies at a coordinate, for coordinate-aimed actions; over an iframe, where its viewport starts. */
 export function aimAtPoint(args: PointArgs): AimResult {
   const hit = deepElementFromPoint(args.x, args.y);
-  return {
-    point: { x: args.x, y: args.y },
-    target: hit ? summarize(hit) : undefined,
-    frame: hit?.localName === 'iframe' || hit?.localName === 'frame' ? true : undefined,
-    docId: documentId,
+  const result: AimResult = { point: { x: args.x, y: args.y }, target: hit ? summarize(hit) : undefined, docId: documentId };
+  if (isFrame(hit)) {
+    const id = localIdOf(hit);
+    result.frame = { id, origin: frameOrigin({ docId: documentId, id }) };
+  }
+  return result;
+}
+
+function inViewport(point: PointArgs): boolean {
+  return point.x >= 0 && point.y >= 0 && point.x < window.innerWidth && point.y < window.innerHeight;
+}
+
+/**
+ * The parent's half of the guard for a target inside an iframe: the iframe is brought into view if the target's
+ * point lies outside this viewport, and the hit test at that point must land on the iframe (not on a banner or
+ * modal of the parent page drawn over it).
+ */
+export function gateFrame(args: GateArgs): GateResult {
+  const frame = elementFor(args.frame.docId, args.frame.localId);
+  const at = (): GateResult => {
+    const origin = frameOrigin({ docId: args.frame.docId, id: args.frame.localId });
+    return { origin, point: { x: Math.round(origin.x + args.point.x), y: Math.round(origin.y + args.point.y) } };
   };
+  let gate = at();
+  if (!inViewport(gate.point)) {
+    frame.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    gate = at();
+  }
+  if (!inViewport(gate.point)) throw new PageError('ref_hidden', `${describe(frame)} (the frame holding it) could not be brought into view. Nothing was done.`, { reason: 'out of view' });
+  const hit = deepElementFromPoint(gate.point.x, gate.point.y);
+  if (hit !== frame) {
+    const cover = hit ? describe(hit) : 'nothing';
+    throw new PageError('target_occluded', `its frame ${describe(frame)} is covered by ${cover}; nothing was dispatched. Close or scroll away what covers it first.`, {
+      covered_by: cover,
+    });
+  }
+  return gate;
+}
+
+/** After the click of a `type` with a ref: whether focus landed on that field, before any key is pressed. */
+export async function focusCheck(args: { ref: GuardArgs; waitMs?: number }): Promise<FocusCheck> {
+  if (args.waitMs) await waitUntil(() => focusState(args.ref).focused, args.waitMs);
+  return focusState(args.ref);
+}
+
+function focusState(ref: GuardArgs): FocusCheck {
+  const args = { ref };
+  const target = elementFor(args.ref.docId, args.ref.localId);
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  if (!active || active === document.body) return { focused: false, ...(active ? { focus: summarize(active) } : {}) };
+  const label = target.localName === 'label' ? (target as HTMLLabelElement).control : null;
+  const focused =
+    composedContains(target, active) || active === label || (active instanceof HTMLElement && active.isContentEditable && composedContains(active, target));
+  return { focused, focus: summarize(active) };
 }
 
 /** Brings a ref's element into view (scroll_to) and says where it is now. */

@@ -6,7 +6,7 @@ import { armDragWatch, finishDragWatch } from './drag.js';
 import { find } from './find.js';
 import { fileInput, fileInputs, setFieldValue } from './forms.js';
 import { frameOrigin, listFrames } from './frames.js';
-import { aimAtPoint, aimAtRef, localIdForSelector, scrollRefIntoView, textOfSelector } from './guard.js';
+import { aimAtPoint, aimAtRef, focusCheck, localIdForSelector, scrollRefIntoView, textOfSelector } from './guard.js';
 import { pageInfo } from './info.js';
 import { identify } from './nodes.js';
 import { armScrollProbe, readScrollProbe } from './scroll-probe.js';
@@ -32,6 +32,7 @@ export const operations = {
   concludeAction,
   aimAtRef,
   aimAtPoint,
+  focusCheck,
   scrollRefIntoView,
   localIdForSelector,
   textOfSelector,

@@ -27,19 +27,27 @@ export function armScrollProbe(args: { token: string; x: number; y: number }): {
 
 const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
 
-/** After the wheel: waits for positions to settle (a frame or two), then reports the box that moved most. */
-export async function readScrollProbe(args: { token: string }): Promise<ScrollReport> {
+/**
+ * After the wheel: Firefox applies wheel scrolling at its next refresh ticks, not during the input. Waits a frame
+ * at a time until all of `expected` (px) has landed, or until the positions stop changing: two still frames after
+ * a movement, four when nothing moved at all (max ~0.5 s).
+ */
+export async function readScrollProbe(args: { token: string; expected: number }): Promise<ScrollReport> {
   const probe = probes.get(args.token);
   probes.delete(args.token);
   if (!probe) return { found: false, dx: 0, dy: 0 };
-  // Wheel scrolling lands over several frames; wait until three frames in a row show no movement (max ~0.5 s).
-  let last = '';
+  const total = () => probe.boxes.reduce((sum, b) => sum + Math.abs(b.element.scrollLeft - b.left) + Math.abs(b.element.scrollTop - b.top), 0);
+  const positions = () => probe.boxes.map((b) => `${b.element.scrollLeft},${b.element.scrollTop}`).join(';');
+  let last = positions();
   let still = 0;
-  for (let i = 0; i < 30 && still < 3; i++) {
-    const now = probe.boxes.map((b) => `${b.element.scrollLeft},${b.element.scrollTop}`).join(';');
+  for (let i = 0; i < 30; i++) {
+    const moved = total();
+    if (moved >= args.expected - 0.5) break;
+    if (still >= (moved > 0 ? 2 : 4)) break;
+    await frame();
+    const now = positions();
     still = now === last ? still + 1 : 0;
     last = now;
-    await frame();
   }
   let best: ScrollReport = { found: true, dx: 0, dy: 0 };
   for (const box of probe.boxes) {

@@ -1,56 +1,102 @@
-// type and key: keyboard input to whatever holds focus (type with a ref clicks that field first).
+// type and key: keyboard input to whatever holds focus (type with a ref clicks that field first, and types only
+// once focus is there).
 import { chordActions, keySource, textKeys, typeActions } from '../../browser/input/keyboard.js';
 import { parseKeySequence } from '../../browser/input/keys.js';
 import { clickActions, mouseSource } from '../../browser/input/pointer.js';
-import { beginDelta } from '../../browser/delta.js';
+import { DeltaWatch } from '../../browser/delta.js';
+import { childContextOf } from '../../browser/frames.js';
+import type { ActionPreparation, FocusCheck } from '../../browser/page-types.js';
 import { ToolError } from '../../errors.js';
+import type { Input } from 'webdriver-bidi-protocol';
 import type { ActionHandler } from '../computer.js';
 import type { TabToolContext } from '../tool.js';
-import { actionResult } from './result.js';
-import { aim, bringToFront, dispatch, newToken, type Aim } from './run.js';
+import { actionResult, summaryText } from './result.js';
+import { FRAME_EVENT_WAIT_MS, aim, bringToFront, dispatch, newToken } from './run.js';
 
 const KEYS = { watch: ['keydown', 'input'], need: ['keydown'] };
 /** Key presses per performActions call, so a long text cannot run into the action timeout. */
 const CHUNK = 400;
 
-/** Clicks the field of `ref` first (guarded like any click) and checks it took focus. */
-async function focusRef(context: TabToolContext, ref: string): Promise<Aim> {
-  const token = newToken();
-  const target = await aim(context, { ref }, token, { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'] });
-  await dispatch(context, { context: target.context }, [mouseSource(clickActions(target.point, 0, 1))], { token, need: ['pointerdown'] });
-  context.tab.pointer = { ...target.point };
-  return target;
+/**
+ * Arms the key probe where key events will go: the focused element of the top-level document, or of the frame
+ * that holds focus (followed down), and starts the delta there. One page call when focus is in the top document.
+ */
+async function aimFocus(context: TabToolContext, token: string, delta: DeltaWatch): Promise<{ context: string; preparation: ActionPreparation; probed: boolean }> {
+  const { tab } = context;
+  const args = { token, focusWatch: KEYS.watch, delta: delta.startArgs };
+  const top = await tab.callPage<ActionPreparation>('prepareAction', args);
+  delta.joinedStart(tab.context, top.delta);
+  let current = { context: tab.context, preparation: top, probed: true };
+  for (let depth = 0; depth < 8 && current.preparation.focusFrame; depth++) {
+    const frame = current.preparation.focusFrame;
+    const child = await childContextOf(tab, current.context, frame.docId, frame.id);
+    if (!child) {
+      current.probed = false;
+      break;
+    }
+    const inner = await tab.callPage<ActionPreparation>('prepareAction', args, { context: child });
+    delta.joinedStart(child, inner.delta);
+    current = { context: child, preparation: inner, probed: true };
+  }
+  if (top.hidden) await bringToFront(context);
+  return current;
+}
+
+function keyBatches(keys: string[]): Input.SourceActions[][] {
+  const batches: Input.SourceActions[][] = [];
+  for (let i = 0; i < keys.length; i += CHUNK) batches.push([keySource(typeActions(keys.slice(i, i + CHUNK)))]);
+  return batches;
 }
 
 const type: ActionHandler = async (context, args) => {
   if (args.text === undefined || args.text === '') throw new ToolError('invalid_arguments', 'text: type needs the text to enter.', { field: 'text' });
+  const { tab } = context;
   const keys = textKeys(args.text);
-  await bringToFront(context);
-  const focused = args.ref ? await focusRef(context, args.ref) : undefined;
+  // The field's value line shows what was typed; the count matters only when keys and characters differ.
+  const typed = keys.length === [...args.text].length ? [] : [`Typed ${[...args.text].length} characters (${keys.length} key presses).`];
   const token = newToken();
-  const frame = focused?.context ?? context.tab.context;
-  // Delivery follows focus: the keys must arrive at whatever element is focused when they are pressed.
-  const [preparation, delta] = await Promise.all([
-    context.tab.callPage<{ url: string; title: string }>('prepareAction', { token, watch: KEYS.watch }, { context: frame }),
-    beginDelta(context.tab, { frameContext: frame }),
-  ]);
-  let dispatched: Awaited<ReturnType<typeof dispatch>> = { conclusion: null };
-  for (let i = 0; i < keys.length; i += CHUNK) {
-    const last = i + CHUNK >= keys.length;
-    const actions = [keySource(typeActions(keys.slice(i, i + CHUNK)))];
-    if (last) dispatched = await dispatch(context, { context: frame, ref: args.ref, delta }, actions, { token, need: KEYS.need });
-    else await context.tab.performActions(actions);
+  if (!args.ref) {
+    const delta = new DeltaWatch(tab);
+    const focused = await aimFocus(context, token, delta);
+    const dispatched = await dispatch(context, { context: focused.context, inputContext: focused.context, delta }, keyBatches(keys), { token, need: [], focusNeed: KEYS.need });
+    const focus = dispatched.conclusion?.focusDelivery;
+    return actionResult({
+      action: 'type',
+      target: focus?.focus,
+      preparation: focused.preparation,
+      dispatched,
+      verdicts: focused.probed ? [{ what: 'the keys', report: focus }] : [],
+      details: typed,
+    });
   }
-  const focus = dispatched.conclusion?.delivery.focus;
+  // The click and the keys in one pass, with one check between them: keys go out only once focus is on the field.
+  const target = await aim(context, { ref: args.ref }, token, { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'], focusWatch: KEYS.watch });
+  let focus: FocusCheck | undefined;
+  const between = async (index: number) => {
+    if (index > 1) return true;
+    const waitMs = target.context === tab.context ? 0 : FRAME_EVENT_WAIT_MS;
+    focus = await tab.callPage<FocusCheck>('focusCheck', { ref: target.refArgs, waitMs }, { context: target.context });
+    return focus.focused;
+  };
+  const click = [mouseSource(clickActions(target.framePoint, 0, 1))];
+  const dispatched = await dispatch(context, target, [click, ...keyBatches(keys)], { token, need: ['pointerdown'], focusNeed: KEYS.need }, { between });
+  tab.pointer = { ...target.point };
+  const refused = focus && !focus.focused;
   return actionResult({
     action: 'type',
     ref: args.ref,
-    target: focused?.preparation.aim?.target ?? focus,
-    preparation,
+    target: target.preparation.aim?.target,
+    point: target.point,
+    preparation: target.preparation,
     dispatched,
-    checkDelivery: !focus?.selector.startsWith('iframe'),
-    // The field's value line shows what was typed; the count matters only when keys and characters differ.
-    details: keys.length === [...args.text].length ? [] : [`Typed ${[...args.text].length} characters (${keys.length} key presses).`],
+    verdicts: refused
+      ? [{ what: 'the click', report: dispatched.conclusion?.delivery }]
+      : [
+          { what: 'the click', report: dispatched.conclusion?.delivery },
+          { what: 'the keys', report: dispatched.conclusion?.focusDelivery },
+        ],
+    details: refused ? [`The click did not put focus on it (focus is on ${summaryText(focus?.focus)}): nothing was typed.`] : typed,
+    extra: refused ? { ok: false, note: 'focus did not reach the field; nothing was typed' } : undefined,
   });
 };
 
@@ -58,21 +104,19 @@ const key: ActionHandler = async (context, args) => {
   if (!args.text?.trim()) throw new ToolError('invalid_arguments', 'text: key needs key names or chords, e.g. "Enter" or "ctrl+a".', { field: 'text' });
   const chords = parseKeySequence(args.text);
   const repeat = args.repeat ?? 1;
-  await bringToFront(context);
   const token = newToken();
-  const [preparation, delta] = await Promise.all([
-    context.tab.callPage<{ url: string; title: string }>('prepareAction', { token, watch: KEYS.watch }),
-    beginDelta(context.tab),
-  ]);
+  const delta = new DeltaWatch(context.tab);
+  const focused = await aimFocus(context, token, delta);
   const actions = [];
   for (let i = 0; i < repeat; i++) for (const chord of chords) actions.push(...chordActions(chord));
-  const dispatched = await dispatch(context, { context: context.tab.context, delta }, [keySource(actions)], { token, need: KEYS.need });
+  const dispatched = await dispatch(context, { context: focused.context, inputContext: focused.context, delta }, [[keySource(actions)]], { token, need: [], focusNeed: KEYS.need });
+  const focus = dispatched.conclusion?.focusDelivery;
   return actionResult({
     action: 'key',
-    target: dispatched.conclusion?.delivery.focus,
-    preparation,
+    target: focus?.focus,
+    preparation: focused.preparation,
     dispatched,
-    checkDelivery: !dispatched.conclusion?.delivery.focus?.selector.startsWith('iframe'),
+    verdicts: focused.probed ? [{ what: 'the keys', report: focus }] : [],
     details: [`Pressed ${chords.map((c) => c.text).join(' ')}${repeat > 1 ? ` x${repeat}` : ''}.`],
   });
 };

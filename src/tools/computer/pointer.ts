@@ -26,8 +26,8 @@ async function pointerAction(context: TabToolContext, args: ComputerArgs, probes
   const modifiers = parseModifiers(args.modifiers);
   const token = newToken();
   const target = await aim(context, args, token, probes);
-  const actions = withModifiers(mouseSource(build(target.point)), modifiers);
-  const dispatched = await dispatch(context, target, actions, { token, need: probes.need });
+  const actions = withModifiers(mouseSource(build(target.framePoint)), modifiers);
+  const dispatched = await dispatch(context, target, [actions], { token, need: probes.need });
   context.tab.pointer = { ...target.point };
   return actionResult({
     action: args.action,
@@ -36,7 +36,7 @@ async function pointerAction(context: TabToolContext, args: ComputerArgs, probes
     point: target.point,
     preparation: target.preparation,
     dispatched,
-    checkDelivery: !target.preparation.aim?.frame,
+    verdicts: target.probed ? [{ what: 'the input', report: dispatched.conclusion?.delivery }] : [],
     details: modifiers.length ? [`Held: ${modifiers.join('+')}.`] : undefined,
   });
 }
@@ -48,25 +48,41 @@ const click: ActionHandler = (context, args) => {
 
 const hover: ActionHandler = (context, args) => pointerAction(context, args, HOVER, (point) => [moveTo(point)]);
 
-const DRAG: Probes = { watch: ['pointerdown', 'pointerup', 'drop', 'dragend'], need: [], dragWatch: true };
+/** A drag ends in a release; under an HTML5 drag Firefox's drag session swallows it, and the drop is the end. */
+const DRAG_END = ['pointerup', 'mouseup', 'dragover', 'drop', 'dragend'];
 
-/** Press at start_coordinate (or where the pointer is), move in steps, release at coordinate / ref. */
+/**
+ * Press at start_coordinate (or where the pointer is), move in steps, release at coordinate / ref. Delivered
+ * means the press reached the element under the start and the release reached the end's document (a pointer-
+ * capturing slider gets it on its thumb, not under the end point) or the HTML5 drag ended in a drop there.
+ */
 const drag: ActionHandler = async (context, args) => {
   const { tab } = context;
   const modifiers = parseModifiers(args.modifiers);
   const start = args.start_coordinate ? assertInViewport(context, args.start_coordinate, 'start_coordinate') : { ...tab.pointer };
   const token = newToken();
   // The end is aimed (and guarded) first; the probes watch the document of the end point.
-  const end = await aim(context, args, token, DRAG);
-  const actions = withModifiers(mouseSource(dragActions(start, end.point)), modifiers);
-  const dispatched = await dispatch(context, end, actions, { token, need: [], dragEnd: end.framePoint });
+  const probes: Probes = { watch: DRAG_END, need: [], dragWatch: true, startWatch: { point: start, types: ['pointerdown'] } };
+  const end = await aim(context, args, token, probes);
+  // Inside one frame the whole drag goes to that frame's document; across documents it is sent from the top.
+  const sameFrame = end.inputContext !== tab.context && end.startContext === end.context;
+  const offset = { x: end.point.x - end.framePoint.x, y: end.point.y - end.framePoint.y };
+  const path = sameFrame ? dragActions({ x: start.x - offset.x, y: start.y - offset.y }, end.framePoint) : dragActions(start, end.point);
+  const actions = withModifiers(mouseSource(path), modifiers);
+  const inputContext = sameFrame || end.inputContext === tab.context ? end.inputContext : tab.context;
+  const dispatched = await dispatch(context, { ...end, inputContext }, [actions], { token, need: [], startNeed: ['pointerdown'], dragEnd: end.framePoint });
   tab.pointer = { ...end.point };
-  const drop = dispatched.conclusion?.drag;
+  const conclusion = dispatched.conclusion;
+  const drop = conclusion?.drag;
   const details = [`From (${Math.round(start.x)}, ${Math.round(start.y)}).`];
-  if (drop?.html5 === 'completed') details.push(`HTML5 drag: dropped on ${drop.dropTarget} (Firefox ends synthesized drags without a drop; the server fired drop/dragend).`);
-  if (drop?.html5 === 'refused') details.push(`HTML5 drag: ${drop.dropTarget} did not accept the drop.`);
-  if (drop?.html5 === 'dropped') details.push('HTML5 drag: dropped.');
+  if (drop?.html5 === 'completed') details.push(`HTML5 drag: the server fired drop on ${drop.dropTarget} and dragend (Firefox ends synthesized drags without a drop).`);
+  if (drop?.html5 === 'refused') details.push(`HTML5 drag: ${drop.dropTarget} did not accept the drop (its dragover was not cancelled); dragleave and dragend fired.`);
+  if (drop?.html5 === 'dropped') details.push('HTML5 drag: Firefox dropped it.');
   if (modifiers.length) details.push(`Held: ${modifiers.join('+')}.`);
+  // The release counts wherever it landed in the end's document; the press must reach the start's element.
+  const released = conclusion?.delivery;
+  const endReport = released && { ...released, delivered: released.seen.length > 0 || (released.stray ?? []).some((type) => DRAG_END.includes(type)) || drop?.html5 === 'completed' };
+  const startKnown = end.startProbed !== false && end.probed;
   const result = actionResult({
     action: args.action,
     ref: end.ref,
@@ -74,9 +90,9 @@ const drag: ActionHandler = async (context, args) => {
     point: end.point,
     preparation: end.preparation,
     dispatched,
-    checkDelivery: false,
+    verdicts: startKnown ? [{ what: 'the release', report: endReport }, { what: 'the press', report: conclusion?.startDelivery }] : [],
     details,
-    extra: drop && drop.html5 !== 'none' ? { note: `html5 drop ${drop.html5}` } : undefined,
+    extra: drop && drop.html5 !== 'none' ? { note: `html5 drop ${drop.html5}${drop.html5 === 'completed' ? ' (drop and dragend fired by the server)' : ''}` } : undefined,
   });
   return result;
 };

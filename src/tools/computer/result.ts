@@ -1,5 +1,5 @@
 // The few hundred characters an action answers with: what was done to what, whether it arrived, what changed.
-import type { ActionPreparation, TargetSummary } from '../../browser/page-types.js';
+import type { ActionPreparation, DeliveryReport, TargetSummary } from '../../browser/page-types.js';
 import type { Point } from '../../browser/input/pointer.js';
 import type { ComputerResult } from '../computer.js';
 import type { ToolResponse } from '../tool.js';
@@ -11,6 +11,12 @@ export function summaryText(summary: TargetSummary | undefined): string {
   return `${summary.role}${summary.name ? ` "${summary.name}"` : ''}`;
 }
 
+/** One delivery probe's verdict, named for the text ("the press", "the keys"). */
+export interface Verdict {
+  what: string;
+  report: DeliveryReport | undefined;
+}
+
 export interface Outcome {
   action: string;
   ref?: string;
@@ -18,16 +24,23 @@ export interface Outcome {
   point?: Point;
   preparation: ActionPreparation;
   dispatched: Dispatched;
+  /** The probes whose reports decide `delivered` (all must hold); none: delivery is not known. */
+  verdicts?: Verdict[];
   /** Extra sentence(s) for the text, e.g. how far a scroll moved. */
   details?: string[];
   extra?: Partial<ComputerResult>;
-  /** Whether delivery is meaningful for this action (false for events that go into a frame). */
-  checkDelivery?: boolean;
+}
+
+function missed(verdict: Verdict): string {
+  const report = verdict.report!;
+  return `${verdict.what} saw ${report.seen.join(', ') || 'nothing'} at the target${report.stray?.length ? ` (${report.stray.join(', ')} elsewhere)` : ''}`;
 }
 
 export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
   const { dispatched, preparation } = outcome;
-  const report = dispatched.conclusion?.delivery;
+  const verdicts = (outcome.verdicts ?? []).filter((verdict) => verdict.report?.found);
+  // The document the action was aimed at: it answers for the URL and title.
+  const report = (outcome.verdicts ?? []).find((verdict) => verdict.report)?.report;
   const result: ComputerResult = { action: outcome.action, ok: true, ...outcome.extra };
   if (outcome.ref || outcome.target) {
     result.target = { ...(outcome.ref ? { ref: outcome.ref } : {}), ...(outcome.target ? { role: outcome.target.role, name: outcome.target.name } : {}) };
@@ -40,9 +53,10 @@ export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
   const delta = dispatched.delta;
   let head = `${outcome.action}${outcome.ref ? ` ${outcome.ref}` : ` on ${summaryText(outcome.target)}`}${at}`;
   const navigated = report ? !report.found : dispatched.conclusion === null && !dispatched.dialog;
-  if (outcome.checkDelivery !== false && report?.found) {
-    result.delivered = report.delivered;
-    head += report.delivered ? ': delivered.' : `: NOT delivered to the target (saw ${report.seen.join(', ') || 'nothing'} there${report.stray?.length ? `; ${report.stray.join(', ')} elsewhere` : ''}).`;
+  if (verdicts.length && verdicts.length === (outcome.verdicts ?? []).length) {
+    const failed = verdicts.filter((verdict) => !verdict.report!.delivered);
+    result.delivered = failed.length === 0;
+    head += failed.length === 0 ? ': delivered.' : `: NOT delivered to the target (${failed.map(missed).join('; ')}).`;
   } else {
     head += '.';
   }

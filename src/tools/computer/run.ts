@@ -1,14 +1,16 @@
 // The shared path of every input action: aim (guarded), arm the probes, dispatch trusted input, read back.
+// Round trips are the cost here: one page call before the input (guard + probes + the delta's start) and one
+// after (probes + the delta), plus one per frame level when the target is inside an iframe.
 import { randomUUID } from 'node:crypto';
 import type { Input } from 'webdriver-bidi-protocol';
-import type { ActionConclusion, ActionPreparation, ConcludeArgs, PrepareArgs } from '../../browser/page-types.js';
+import type { ActionConclusion, ActionPreparation, ConcludeArgs, PageDelta, PrepareArgs } from '../../browser/page-types.js';
 import type { Point } from '../../browser/input/pointer.js';
 import { ToolError, isToolError } from '../../errors.js';
 import type { ComputerArgs } from '../computer.js';
 import type { TabToolContext } from '../tool.js';
-import { beginDelta, type DeltaHandle, type DeltaOutcome } from '../../browser/delta.js';
+import { DeltaWatch, type DeltaOutcome } from '../../browser/delta.js';
 import { downloadsDuring, type Download } from '../../browser/downloads.js';
-import { frameOffset } from '../../browser/frames.js';
+import { childContextOf, linkOf } from '../../browser/frames.js';
 
 export interface Aim {
   /** The browsing context whose document holds the target. */
@@ -17,11 +19,23 @@ export interface Aim {
   point: Point;
   /** The same point in the target frame's viewport. */
   framePoint: Point;
+  /**
+   * Where input is sent: the target's own context when it is a frame (Firefox does not route synthesized input
+   * from the top-level document into an out-of-process iframe), with `framePoint`; else the top-level one.
+   */
+  inputContext: string;
   ref?: string;
   refArgs?: { docId: string; localId: number };
+  /** The target document's answer (aim, url, title). */
   preparation: ActionPreparation;
   /** Watches what the action changes (the snapshot delta). */
-  delta: DeltaHandle;
+  delta: DeltaWatch;
+  /** False when the events' document could not be reached (a frame not mapped): delivery is then unknown. */
+  probed: boolean;
+  /** Where the drag's start probe was armed, if it was. */
+  startContext?: string;
+  /** False when the drag's start lies on an iframe (its press goes to a document not watched). */
+  startProbed?: boolean;
 }
 
 export interface Probes {
@@ -30,25 +44,31 @@ export interface Probes {
   need: string[];
   scrollProbe?: boolean;
   dragWatch?: boolean;
-}
-
-const foreground = new WeakMap<object, string>();
-
-/**
- * Makes the tab the active one. Tabs open in the background, and Firefox runs a hidden document's timers at
- * one per second and does not scroll it on wheel input; input itself arrives either way. `always` skips the
- * cache (a page may have raised another tab since).
- */
-export async function bringToFront(context: TabToolContext, always = false): Promise<void> {
-  const { tab, browserNow } = context;
-  if (!always && foreground.get(browserNow) === tab.context) return;
-  await tab.race(tab.bidi.send('browsingContext.activate', { context: tab.context }, { timeout: tab.timeouts.action }));
-  foreground.set(browserNow, tab.context);
+  /** Key events to watch at whatever holds focus when they arrive. */
+  focusWatch?: string[];
+  /** Events to watch at the element under the drag's start point (top-level viewport). */
+  startWatch?: { point: Point; types: string[] };
 }
 
 export function newToken(): string {
   return randomUUID();
 }
+
+/**
+ * Makes the tab the active one. Tabs open in the background, and Firefox runs a hidden document's timers at
+ * one per second, does not scroll it on wheel input and runs no animation frames; input itself arrives either
+ * way. Called when the page reports itself hidden, so a visible tab costs nothing.
+ */
+export async function bringToFront(context: TabToolContext): Promise<void> {
+  const { tab } = context;
+  // Firefox answers only once the tab it hides has said so: a hung tab in front would hold this call (and so
+  // every other tab) for the whole timeout. Our tab is selected by then, so a slow answer is not waited for.
+  await tab.race(tab.bidi.send('browsingContext.activate', { context: tab.context }, { timeout: Math.min(tab.timeouts.action, ACTIVATE_WAIT_MS) })).catch((error: unknown) => {
+    if (!isToolError(error, 'timeout')) throw error;
+  });
+}
+
+const ACTIVATE_WAIT_MS = 500;
 
 export function assertInViewport(context: TabToolContext, point: readonly [number, number], field: string): Point {
   const { width, height } = context.tab.viewport;
@@ -62,37 +82,162 @@ export function assertInViewport(context: TabToolContext, point: readonly [numbe
   return { x, y };
 }
 
+function prepareArgs(token: string, probes: Probes): PrepareArgs {
+  return {
+    token,
+    watch: probes.watch,
+    ...(probes.scrollProbe ? { scrollProbe: true } : {}),
+    ...(probes.dragWatch ? { dragWatch: true } : {}),
+    ...(probes.focusWatch ? { focusWatch: probes.focusWatch } : {}),
+  };
+}
+
 /**
- * Aims at `ref` (resolved, unhidden, scrolled into view, hit-tested) or at `coordinate` (used as given) and arms
- * the probes in the target's document. Throws the guard's error with nothing dispatched.
+ * Aims at `ref` (resolved, unhidden, scrolled into view, hit-tested, and for a frame also hit-tested in each
+ * parent) or at `coordinate` (used as given; over an iframe, the probes go into the frame's document), arms the
+ * probes and starts the delta. Throws the guard's error with nothing dispatched.
  */
 export async function aim(context: TabToolContext, args: Pick<ComputerArgs, 'ref' | 'coordinate'>, token: string, probes: Probes, field = 'coordinate'): Promise<Aim> {
   const { tab, browserNow } = context;
-  await bringToFront(context);
   if (args.ref && args.coordinate) throw new ToolError('invalid_arguments', 'coordinate: give coordinate or ref, not both.', { field: 'coordinate' });
+  const delta = new DeltaWatch(tab);
+  const start = probes.startWatch;
+  let result: Aim;
+  let topPreparation: ActionPreparation;
   if (args.ref) {
-    const target = browserNow.refs.lookup(args.ref, tab.id);
+    const ref = args.ref;
+    const target = browserNow.refs.lookup(ref, tab.id);
     const refArgs = { docId: target.docId, localId: target.localId };
-    const prepare: PrepareArgs = { token, ref: refArgs, watch: probes.watch, scrollProbe: probes.scrollProbe, dragWatch: probes.dragWatch };
     if (!browserNow.contexts.has(target.frameContext)) {
-      throw new ToolError('ref_stale', `${args.ref}: its frame no longer exists. Call read_page or find for current refs.`, { reason: 'other_document', ref: args.ref });
+      throw new ToolError('ref_stale', `${ref}: its frame no longer exists. Call read_page or find for current refs.`, { reason: 'other_document', ref });
     }
-    // The guard and the delta's observer start together: one round trip.
-    const [preparation, delta] = await Promise.all([
-      tab.callPage<ActionPreparation>('prepareAction', prepare, { context: target.frameContext }).catch((error: unknown) => {
-        throw withRef(error, args.ref!);
-      }),
-      beginDelta(tab, { frameContext: target.frameContext }),
-    ]);
+    const inTop = target.frameContext === tab.context;
+    const prepare: PrepareArgs = { ...prepareArgs(token, probes), ref: refArgs, delta: delta.startArgs, ...(inTop && start ? { startWatch: start } : {}) };
+    const preparation = await tab.callPage<ActionPreparation>('prepareAction', prepare, { context: target.frameContext }).catch((error: unknown) => {
+      throw withRef(error, ref);
+    });
+    delta.joinedStart(target.frameContext, preparation.delta);
     const framePoint = preparation.aim!.point;
-    const offset = target.frameContext === tab.context ? { x: 0, y: 0 } : await frameOffset(tab, target.frameContext);
-    return { context: target.frameContext, point: { x: framePoint.x + offset.x, y: framePoint.y + offset.y }, framePoint, ref: args.ref, refArgs, preparation, delta };
+    let point = framePoint;
+    topPreparation = preparation;
+    if (!inTop) ({ point, top: topPreparation } = await gateUp(context, target.frameContext, framePoint, token, delta, ref, start));
+    result = { context: target.frameContext, point, framePoint, inputContext: target.frameContext, ref, refArgs, preparation, delta, probed: true, ...(start ? { startContext: tab.context } : {}) };
+    if (!inTop && start && topPreparation.startOnFrame) {
+      // The drag starts over the frame too: watch its press there (one more call; drags only).
+      const offset = { x: point.x - framePoint.x, y: point.y - framePoint.y };
+      const startWatch = { point: { x: start.point.x - offset.x, y: start.point.y - offset.y }, types: start.types };
+      const again = await tab.callPage<ActionPreparation>('prepareAction', { token, startWatch }, { context: target.frameContext });
+      if (!again.startOnFrame) {
+        result.startContext = target.frameContext;
+        topPreparation = { ...topPreparation, startOnFrame: undefined };
+      }
+    }
+  } else {
+    if (!args.coordinate) throw new ToolError('invalid_arguments', `${field}: give coordinate or ref.`, { field });
+    const point = assertInViewport(context, args.coordinate, field);
+    const prepare: PrepareArgs = { ...prepareArgs(token, probes), point, delta: delta.startArgs, ...(start ? { startWatch: start } : {}) };
+    topPreparation = await tab.callPage<ActionPreparation>('prepareAction', prepare);
+    delta.joinedStart(tab.context, topPreparation.delta);
+    // A drag whose start also lies over the frame: its press is watched in the frame's document too.
+    const startInFrames = start && topPreparation.startOnFrame;
+    const inner = await descend(context, tab.context, topPreparation, point, (framePoint) => ({
+      ...prepareArgs(token, probes),
+      point: framePoint,
+      delta: delta.startArgs,
+      ...(startInFrames ? { startWatch: { point: { x: start.point.x - (point.x - framePoint.x), y: start.point.y - (point.y - framePoint.y) }, types: start.types } } : {}),
+    }));
+    if (inner.context !== tab.context) delta.joinedStart(inner.context, inner.preparation.delta);
+    const startHere = startInFrames && inner.context !== tab.context && !inner.preparation.startOnFrame;
+    result = {
+      context: inner.context,
+      point,
+      framePoint: inner.point,
+      inputContext: inner.context,
+      preparation: inner.preparation,
+      delta,
+      probed: !inner.preparation.aim?.frame,
+      ...(start ? { startContext: startHere ? inner.context : tab.context } : {}),
+    };
+    if (startHere) topPreparation = { ...topPreparation, startOnFrame: undefined };
   }
-  if (!args.coordinate) throw new ToolError('invalid_arguments', `${field}: give coordinate or ref.`, { field });
-  const point = assertInViewport(context, args.coordinate, field);
-  const prepare: PrepareArgs = { token, point, watch: probes.watch, scrollProbe: probes.scrollProbe, dragWatch: probes.dragWatch };
-  const [preparation, delta] = await Promise.all([tab.callPage<ActionPreparation>('prepareAction', prepare), beginDelta(tab)]);
-  return { context: tab.context, point, framePoint: point, preparation, delta };
+  // The top-level document is started with the aim's call or the gate's; a frame-only start covers it here.
+  await delta.startIn([tab.context]);
+  if (topPreparation.hidden) await bringToFront(context);
+  if (start) result.startProbed = !topPreparation.startOnFrame;
+  return result;
+}
+
+/**
+ * Follows a point that lands on an iframe into the frame's document (and further down), arming the probes
+ * there: events at that point go to the innermost document, not to the iframe element.
+ */
+async function descend(
+  context: TabToolContext,
+  from: string,
+  preparation: ActionPreparation,
+  point: Point,
+  build: (framePoint: Point) => PrepareArgs,
+): Promise<{ context: string; point: Point; preparation: ActionPreparation }> {
+  const { tab } = context;
+  let current = { context: from, point, preparation };
+  for (let depth = 0; depth < 8 && current.preparation.aim?.frame; depth++) {
+    const frame = current.preparation.aim.frame;
+    const child = await childContextOf(tab, current.context, current.preparation.aim.docId, frame.id);
+    if (!child) break;
+    const framePoint = { x: current.point.x - frame.origin.x, y: current.point.y - frame.origin.y };
+    const inner = await tab.callPage<ActionPreparation>('prepareAction', build(framePoint), { context: child });
+    current = { context: child, point: framePoint, preparation: inner };
+  }
+  return current;
+}
+
+/**
+ * The parents' half of the guard for a target inside a frame: in each parent up to the top, the iframe must show
+ * the point (scrolled into view if needed) with nothing of the parent drawn over it. The top-level call also
+ * starts the delta there. Returns the top-level point.
+ */
+async function gateUp(
+  context: TabToolContext,
+  frameContext: string,
+  framePoint: Point,
+  token: string,
+  delta: DeltaWatch,
+  ref: string,
+  start: Probes['startWatch'],
+): Promise<{ point: Point; top: ActionPreparation }> {
+  const { tab, browserNow } = context;
+  let child = frameContext;
+  let point = framePoint;
+  let top: ActionPreparation | undefined;
+  while (child !== tab.context) {
+    const parent = browserNow.contexts.get(child)?.parent;
+    if (!parent) throw new ToolError('ref_stale', `${ref}: its frame no longer exists. Call read_page or find for current refs.`, { reason: 'other_document', ref });
+    const atTop = parent === tab.context;
+    let answer: ActionPreparation | undefined;
+    for (const refresh of [false, true]) {
+      const link = await linkOf(tab, child, parent, refresh);
+      if (!link) continue;
+      const prepare: PrepareArgs = {
+        token,
+        gate: { frame: { docId: link.docId, localId: link.id }, point },
+        ...(atTop ? { delta: delta.startArgs, ...(start ? { startWatch: start } : {}) } : {}),
+      };
+      try {
+        answer = await tab.callPage<ActionPreparation>('prepareAction', prepare, { context: parent });
+        break;
+      } catch (error) {
+        if (!isToolError(error, 'ref_stale')) throw withRef(error, ref);
+      }
+    }
+    if (!answer?.gate) throw new ToolError('ref_stale', `${ref}: the iframe holding it is gone from its page.`, { reason: 'other_document', ref });
+    if (atTop) {
+      delta.joinedStart(parent, answer.delta);
+      top = answer;
+    }
+    point = answer.gate.point;
+    child = parent;
+  }
+  return { point, top: top! };
 }
 
 function withRef(error: unknown, ref: string): unknown {
@@ -109,43 +254,96 @@ export interface Dispatched {
   dialog?: string;
   /** Downloads the action started, finished (or said to be still running). */
   downloads?: Download[];
+  /** The batches that were sent (a `between` check may stop before the rest). */
+  sent: number;
 }
 
-/** Sends the input, then reads the probes back in the same frame. A dialog the input raised is an outcome, not a failure. */
+/**
+ * How long a frame's read-back waits for the needed events: input into an out-of-process iframe goes through
+ * the parent process and can arrive after input.performActions has answered. Only a miss waits this long.
+ */
+export const FRAME_EVENT_WAIT_MS = 500;
+
+export interface DispatchOptions {
+  /** Runs before each batch after the first; false stops there (nothing more is sent). */
+  between?: (index: number) => Promise<boolean>;
+}
+
+/**
+ * Sends the input (one or more batches of actions), then reads the probes and the delta back with one page call
+ * in the target's document (and one per other watched document). A dialog the input raised is an outcome, not a
+ * failure.
+ */
 export async function dispatch(
   context: TabToolContext,
-  target: Pick<Aim, 'context' | 'ref'> & { delta?: DeltaHandle },
-  actions: Input.SourceActions[],
+  target: Pick<Aim, 'context' | 'ref' | 'delta'> & { startContext?: string; inputContext?: string },
+  batches: Input.SourceActions[][],
   conclude: ConcludeArgs,
+  options: DispatchOptions = {},
 ): Promise<Dispatched> {
   const { tab } = context;
+  let sent = 0;
   try {
     // A click on a download link is a navigation whose response is a file: the action then says where it went.
     const { result, downloads, pageLoaded } = await downloadsDuring(
       tab,
       async () => {
-        await tab.performActions(actions);
-        return Promise.all([
-          tab.callPage<ActionConclusion>('concludeAction', conclude, { context: target.context }).catch((error: unknown) => {
-            // The frame went away with a navigation the action caused: nothing left to read.
-            if (isToolError(error, 'tab_closed') && !tab.isClosed) return null;
-            throw error;
-          }),
-          target.delta?.finish({ targetRef: target.ref }),
-        ]);
+        for (const [index, batch] of batches.entries()) {
+          if (index > 0 && options.between && !(await options.between(index))) break;
+          await tab.performActions(batch, target.inputContext);
+          sent++;
+        }
+        const deltaOptions = { targetRef: target.ref };
+        const finish = target.delta.finishArgs(target.context, deltaOptions);
+        const { startNeed, ...rest } = conclude;
+        // The drag's start probe lives in another document than the end's when the end is inside a frame.
+        const startElsewhere = startNeed && target.startContext && target.startContext !== target.context;
+        const inFrame = target.context !== tab.context;
+        const concluded = readBack(context, target.context, {
+          ...rest,
+          ...(startNeed && !startElsewhere ? { startNeed } : {}),
+          ...(finish ? { delta: finish } : {}),
+          ...(inFrame ? { waitMs: FRAME_EVENT_WAIT_MS } : {}),
+        });
+        const startRead = startElsewhere
+          ? readBack(context, target.startContext!, { token: conclude.token, need: [], startNeed, ...(finishArgsFor(target, target.startContext!)) })
+          : undefined;
+        const joined = new Map<string, Promise<PageDelta | null | undefined>>();
+        if (finish) joined.set(target.context, concluded.then((c) => (c ? (c.delta ?? null) : null)));
+        if (startRead) {
+          const startFinish = finishArgsFor(target, target.startContext!);
+          if (startFinish.delta) joined.set(target.startContext!, startRead.then((c) => (c ? (c.delta ?? null) : null)));
+        }
+        const [conclusion, delta, startConclusion] = await Promise.all([concluded, target.delta.finish({ ...deltaOptions, joined }), startRead]);
+        if (conclusion && startConclusion?.startDelivery) conclusion.startDelivery = startConclusion.startDelivery;
+        return [conclusion, delta] as const;
       },
       { navigationWaitMs: 2_000 },
     );
     const [conclusion, finished] = result;
     // A navigation that began after the delta had read the old page (a form submission): show the new page.
-    const delta = pageLoaded && finished && !finished.navigated && target.delta ? await target.delta.afterNavigation() : finished;
-    return { conclusion, delta, ...(downloads.length ? { downloads } : {}) };
+    const delta = pageLoaded && finished && !finished.navigated ? await target.delta.afterNavigation() : finished;
+    return { conclusion, delta, sent, ...(downloads.length ? { downloads } : {}) };
   } catch (error) {
     if (isToolError(error, 'dialog_open') && tab.dialog) {
-      return { conclusion: null, dialog: `a ${tab.dialog.type} dialog opened: "${tab.dialog.message}" (answer it with firefox_dialog)` };
+      return { conclusion: null, sent, dialog: `a ${tab.dialog.type} dialog opened: "${tab.dialog.message}" (answer it with firefox_dialog)` };
     }
     // Whatever was left pressed by a failed sequence must not stick to the next action.
-    if (!isToolError(error, 'timeout')) await tab.releaseActions();
+    if (!isToolError(error, 'timeout')) await tab.releaseActions(target.inputContext);
     throw error;
   }
+}
+
+function finishArgsFor(target: Pick<Aim, 'ref' | 'delta'>, context: string): Pick<ConcludeArgs, 'delta'> {
+  const delta = target.delta.finishArgs(context, { targetRef: target.ref });
+  return delta ? { delta } : {};
+}
+
+function readBack(context: TabToolContext, frame: string, args: ConcludeArgs): Promise<ActionConclusion | null> {
+  const { tab } = context;
+  return tab.callPage<ActionConclusion>('concludeAction', args, { context: frame }).catch((error: unknown) => {
+    // The frame went away with a navigation the action caused: nothing left to read.
+    if (isToolError(error, 'tab_closed') && !tab.isClosed) return null;
+    throw error;
+  });
 }

@@ -6,7 +6,7 @@ import { NOTCH_PX, wheelSource } from '../../browser/input/wheel.js';
 import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';
 import { actionResult, summaryText } from './result.js';
-import { aim, bringToFront, dispatch, newToken, type Probes } from './run.js';
+import { aim, dispatch, newToken, type Probes } from './run.js';
 
 const WHEEL: Probes = { watch: ['wheel'], need: ['wheel'], scrollProbe: true };
 
@@ -15,11 +15,10 @@ const scroll: ActionHandler = async (context, args) => {
   const notches = args.scroll_amount ?? 3;
   const modifiers = parseModifiers(args.modifiers);
   const token = newToken();
-  // Firefox delivers wheel events to a background (hidden) tab but does not scroll it: bring the tab forward.
-  await bringToFront(context, true);
+  // Firefox delivers wheel events to a background (hidden) tab but does not scroll it: aim brings a hidden tab forward.
   const target = await aim(context, args, token, WHEEL);
-  const actions = withModifiers(wheelSource(target.point, args.scroll_direction, notches), modifiers);
-  const dispatched = await dispatch(context, target, actions, { token, need: WHEEL.need, scrollProbe: true });
+  const actions = withModifiers(wheelSource(target.framePoint, args.scroll_direction, notches), modifiers);
+  const dispatched = await dispatch(context, target, [actions], { token, need: WHEEL.need, scrollProbe: { expected: notches * NOTCH_PX } });
   context.tab.pointer = { ...target.point };
   const moved = dispatched.conclusion?.scroll;
   const details: string[] = [];
@@ -40,7 +39,7 @@ const scroll: ActionHandler = async (context, args) => {
     point: target.point,
     preparation: target.preparation,
     dispatched,
-    checkDelivery: !target.preparation.aim?.frame,
+    verdicts: target.probed ? [{ what: 'the wheel', report: dispatched.conclusion?.delivery }] : [],
     details,
     extra,
   });
