@@ -38,6 +38,25 @@ export function remoteCapabilities(options: Pick<BrowserOptions, 'headed'>): Rec
   };
 }
 
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+/**
+ * The socket to dial. A geckodriver on another machine names Firefox's socket as seen from there
+ * (ws://127.0.0.1:9222/session/…); that host is the endpoint's host as seen from here. Selenium Grid already
+ * answers with an address of its own, which is kept.
+ */
+export function reachableSocketUrl(socketUrl: string, endpoint: string): string {
+  try {
+    const socket = new URL(socketUrl);
+    const host = new URL(endpoint).hostname;
+    if (!LOOPBACK.has(socket.hostname) || LOOPBACK.has(host)) return socketUrl;
+    socket.hostname = host;
+    return socket.toString();
+  } catch {
+    return socketUrl;
+  }
+}
+
 interface WebDriverAnswer {
   value?: { sessionId?: string; capabilities?: Record<string, unknown>; error?: string; message?: string } | null;
 }
@@ -118,11 +137,12 @@ export async function connectRemote(webdriverUrl: string, options: BrowserOption
   const capabilities = created.value?.capabilities ?? {};
   if (!sessionId) throw new ToolError('launch_failed', `The WebDriver endpoint ${endpoint} answered without a sessionId.`);
   const host = new RemoteHost(endpoint, sessionId);
-  const socketUrl = capabilities['webSocketUrl'];
-  if (typeof socketUrl !== 'string') {
+  const named = capabilities['webSocketUrl'];
+  if (typeof named !== 'string') {
     await host.end();
     throw new ToolError('launch_failed', `The WebDriver endpoint ${endpoint} gave no webSocketUrl: it does not support WebDriver BiDi.`);
   }
+  const socketUrl = reachableSocketUrl(named, endpoint);
   let bidi: BidiConnection | null = null;
   try {
     bidi = await BidiConnection.open(socketUrl, 20_000);

@@ -79,7 +79,11 @@ const REPL_HELP = [
   '.tools  list the tools    .saved  show saved $NAMES    .exit  leave (or Ctrl-D)',
 ].join('\n');
 
-/** `firefox-use run --interactive`: a REPL of steps on one session, with history kept across runs. */
+/**
+ * `firefox-use run --interactive`: a REPL of steps on one session. At a terminal: a prompt, readable outcomes and
+ * history kept across runs. Piped: no prompt and no history, one JSON line per step (as `run` prints) or per line
+ * that does not parse, and exit 1 if any did fail, so `cmds | firefox-use run --interactive` is scriptable.
+ */
 export async function runInteractive(options: ServerOptions): Promise<number> {
   const tools = enabledTools(options);
   const manager = new BrowserManager(options);
@@ -87,13 +91,17 @@ export async function runInteractive(options: ServerOptions): Promise<number> {
   const runner = new ScriptRunner(session, tools, options);
   const file = historyPath();
   const terminal = Boolean(process.stdin.isTTY);
-  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal, history: loadHistory(file), historySize: 500, prompt: 'firefox-use> ' });
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal, history: terminal ? loadHistory(file) : [], historySize: 500, prompt: 'firefox-use> ' });
   // Start Firefox while the user types.
   manager.get().catch((error: unknown) => process.stderr.write(`firefox-use: Firefox is not ready: ${(error as Error).message}\n`));
+  const prompt = () => terminal && rl.prompt();
   if (terminal) process.stdout.write(`${REPL_HELP}\n`);
-  rl.prompt();
+  prompt();
+  let lineNumber = 0;
+  let failed = false;
   try {
     for await (const raw of rl) {
+      lineNumber++;
       const line = raw.trim();
       if (line && terminal) {
         try {
@@ -104,29 +112,35 @@ export async function runInteractive(options: ServerOptions): Promise<number> {
         }
       }
       if (line === '.exit' || line === '.quit') break;
-      if (line === '.help') process.stdout.write(`${REPL_HELP}\n`);
-      else if (line === '.tools') process.stdout.write(`${tools.map((tool) => tool.name).join(', ')}\n`);
+      if (line === '.help') process.stdout.write(terminal ? `${REPL_HELP}\n` : `${JSON.stringify({ help: REPL_HELP })}\n`);
+      else if (line === '.tools') process.stdout.write(terminal ? `${tools.map((tool) => tool.name).join(', ')}\n` : `${JSON.stringify({ tools: tools.map((tool) => tool.name) })}\n`);
       else if (line === '.saved') process.stdout.write(`${JSON.stringify(Object.fromEntries(runner.saved))}\n`);
       else if (line && !line.startsWith('#')) {
         let step: ScriptStep | null = null;
         try {
           step = parseStepLine(line, tools);
         } catch (error) {
-          process.stdout.write(`parse error: ${error instanceof ScriptParseError ? error.reason : (error as Error).message}\n`);
+          const reason = error instanceof ScriptParseError ? error.reason : (error as Error).message;
+          failed = true;
+          process.stdout.write(terminal ? `parse error: ${reason}\n` : `${JSON.stringify({ line: lineNumber, ok: false, error: { code: 'script_invalid', message: reason, line: lineNumber } })}\n`);
         }
         if (step) {
-          const outcome = await runner.run(step);
-          process.stdout.write(`${outcome.ok ? 'ok' : 'FAILED'} ${outcome.tool} ${outcome.ms} ms${outcome.images ? ` → ${outcome.images.join(', ')}` : ''}\n`);
-          const failure = outcome.ok ? '' : `${JSON.stringify(outcome.error)}\n`;
-          process.stdout.write(failure || `${outcome.text ?? ''}\n`);
+          const outcome = await runner.run({ ...step, line: lineNumber });
+          if (!outcome.ok) failed = true;
+          if (!terminal) process.stdout.write(`${jsonLine(outcome)}\n`);
+          else {
+            process.stdout.write(`${outcome.ok ? 'ok' : 'FAILED'} ${outcome.tool} ${outcome.ms} ms${outcome.images ? ` → ${outcome.images.join(', ')}` : ''}\n`);
+            const failure = outcome.ok ? '' : `${JSON.stringify(outcome.error)}\n`;
+            process.stdout.write(failure || `${outcome.text ?? ''}\n`);
+          }
         }
       }
-      rl.prompt();
+      prompt();
     }
   } finally {
     rl.close();
     await session.close().catch(() => undefined);
     await manager.close();
   }
-  return 0;
+  return !terminal && failed ? 1 : 0;
 }

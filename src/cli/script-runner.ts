@@ -100,7 +100,7 @@ export class ScriptRunner {
     const browser = await this.session.browser();
     const current = this.session.activeTabId === null ? undefined : browser.tab(this.session.activeTabId);
     if (current && !current.isClosed) return current.id;
-    const tab = await browser.createTab(this.session.id);
+    const tab = await browser.createTab(this.session.id, { foreground: 'tab' }); // a background tab's timers are clamped
     this.session.remember(tab);
     this.session.activeTabId = tab.id;
     return tab.id;

@@ -81,7 +81,9 @@ export async function htmlReport(report: Report, dir: string): Promise<string> {
       baseline && actual
         ? `<div class="slider"><div class="stack"><img alt="baseline" src="${baseline}"><img alt="actual" class="top" src="${actual}"></div><input type="range" min="0" max="100" value="50" aria-label="baseline / actual"></div>`
         : '';
-    const stats = r.changedPixels !== undefined ? ` — ${r.changedPixels} px changed (${((r.ratio ?? 0) * 100).toFixed(3)}%), threshold ${r.threshold}` : '';
+    // A failed or updated capture's message already gives the count: only the threshold is added then.
+    const counted = r.status === 'failed' || r.status === 'updated';
+    const stats = r.changedPixels === undefined ? '' : counted ? `, threshold ${r.threshold}` : ` — ${r.changedPixels} px changed (${((r.ratio ?? 0) * 100).toFixed(3)}%), threshold ${r.threshold}`;
     const images = baseline || actual || diff ? `<div class="row">${figure('baseline', baseline)}${figure('actual', actual)}${figure('diff', diff)}</div>${slider}` : '';
     sections.push(`<section class="${r.status}"><h2><span class="badge">${r.status}</span> ${escape(r.id)}</h2><p>${escape(r.message ?? '')}${escape(stats)} · ${r.ms} ms</p>${images}</section>`);
   }
