@@ -75,6 +75,22 @@ function evaluateIn(root: Node, expr: string): XPathResult[] {
   return contexts.map((context) => document.evaluate(expr, context, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null));
 }
 
+/** At most this many elements are scored. */
+const CANDIDATES = 150;
+
+/** Index of the first item whose box ends below the viewport's top (n when none); items without a box count as above. */
+function firstBelowTop(n: number, item: (i: number) => Element | null): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const rect = item(mid)?.getBoundingClientRect();
+    if (!rect || rect.bottom < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** A word matching this few nodes is selective enough (scoring them costs less than another scan of the page). */
 const FEW_MATCHES = 200;
 
@@ -116,14 +132,20 @@ function gather(words: string[]): Map<Element, number> {
   }
   if (!rarest) return hits;
   const found: Element[] = [];
-  for (const result of rarest.results) {
-    for (let i = 0, n = result.snapshotLength; i < n && found.length < 300; i++) {
-      const node = result.snapshotItem(i)!;
-      const element = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement;
+  const take = (n: number, item: (i: number) => Element | null) => {
+    const room = CANDIDATES - found.length;
+    if (room <= 0) return;
+    // A long list (a word or role on every row) is read from near the viewport, where shown matches score best;
+    // lists flow top to bottom in document order, so the spot is found by bisecting on boxes.
+    const from = n > room ? Math.max(0, firstBelowTop(n, item) - Math.floor(room / 4)) : 0;
+    for (let i = from; i < n && found.length < CANDIDATES; i++) {
+      const element = item(i);
       if (element) found.push(element);
     }
-  }
-  for (const list of rarest.byRole) for (let i = 0, n = list.length; i < n && found.length < 300; i++) found.push(list[i]!);
+  };
+  const elementOf = (node: Node | null): Element | null => (!node ? null : node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement);
+  for (const result of rarest.results) take(result.snapshotLength, (i) => elementOf(result.snapshotItem(i)));
+  for (const list of rarest.byRole) take(list.length, (i) => list[i] ?? null);
   for (const element of found) {
     for (let up: Element | null = element, steps = 0; up && steps < 3; up = up.parentElement, steps++) {
       hits.set(up, 1);
@@ -150,7 +172,7 @@ export function find(args: FindArgs): PageFindResult {
   const phrase = words.join(' ');
   const hits = gather(words);
   // Score the elements that cover the most words first; a few hundred are plenty to rank.
-  const ranked = [...hits].sort((a, b) => bits(b[1]) - bits(a[1])).slice(0, 300);
+  const ranked = [...hits].sort((a, b) => bits(b[1]) - bits(a[1])).slice(0, CANDIDATES * 2);
   const candidates: Candidate[] = [];
   for (const [element] of ranked) {
     if (SKIPPED_TAGS.has(element.localName) || element === document.body || element === document.documentElement) continue;
