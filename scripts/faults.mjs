@@ -105,8 +105,9 @@ async function cookieSeen(tabId) {
 }
 
 // Set-up: a stored cookie, and how long each kind of call takes here, so kills land inside calls.
-let { tabId, error: setupError } = await readyTab();
-if (setupError) throw new Error(`setup: ${setupError}`);
+const setup = await readyTab();
+if (setup.error) throw new Error(`setup: ${setup.error}`);
+let tabId = setup.tabId;
 await client.call('navigate', { tabId, url: fixtures.url(`/set-cookie?name=kept&value=before-kills`) });
 const stored = await waitFor(cookieOnDisk, 15_000, 100);
 await client.call('navigate', { tabId, url: page });

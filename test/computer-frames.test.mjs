@@ -61,6 +61,12 @@ describe('computer: delivery checked into cross-origin frames, late renders, dra
       expect(await text('#log', 0)).to.match(/^down 40\nup 250\n/);
     });
 
+    it('a drag from the host page into the out-of-process frame says the release did not arrive', async function () {
+      const result = await ok({ action: 'left_click_drag', start_coordinate: [50, 50], coordinate: [185, 305] });
+      expect(result.structuredContent.delivered, server.text(result)).to.equal(false);
+      expect(server.text(result), server.text(result)).to.match(/NOT delivered.*the release saw nothing/);
+    });
+
     it('refuses a frame target covered by the host page, dispatching nothing', async function () {
       await loadFrameHost('&covered=1');
       for (let i = 0; i < 40 && (await server.call('test_text_of_selector', { tabId, selector: '#log', frame: 0 })).isError; i++) await new Promise((r) => setTimeout(r, 50));

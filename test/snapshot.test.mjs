@@ -105,6 +105,9 @@ describe('read_page: accessibility-style snapshots with lasting refs', function 
     expect(sub.snapshot).to.match(/^- button "Shadow button"/);
     const found = await server.ok('find', { tabId, query: 'deep link' });
     expect(found.structuredContent.matches[0]).to.include({ role: 'link', name: 'Deep link' });
+    // A closed shadow root is out of the sandbox's reach (docs/snapshot.md says why).
+    expect((await read({ filter: 'all' })).snapshot).not.to.include('Closed button');
+    expect((await server.ok('find', { tabId, query: 'closed button' })).structuredContent.matches).to.deep.equal([]);
   });
 
   it('stitches same- and cross-origin frames under their iframe lines, with refs that resolve', async function () {
