@@ -75,6 +75,9 @@ function evaluateIn(root: Node, expr: string): XPathResult[] {
   return contexts.map((context) => document.evaluate(expr, context, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null));
 }
 
+/** A word matching this few nodes is selective enough (scoring them costs less than another scan of the page). */
+const FEW_MATCHES = 200;
+
 /**
  * Elements matching each word, found natively by XPath over text and a few attributes (walking every element
  * through the sandbox's wrappers would cost a second on a big page), plus their ancestors up to the nearest one
@@ -83,29 +86,34 @@ function evaluateIn(root: Node, expr: string): XPathResult[] {
 function gather(words: string[]): Map<Element, number> {
   const hits = new Map<Element, number>();
   const roots = searchRoots();
-  // Evaluate every word natively and count; take candidates from the rarest word only (scoring checks the others).
-  // Items are read out of that one result alone: each read is a wrapper call, and common words match thousands.
-  const perWord = words.map((word) => {
+  // Candidates come from the rarest word's nodes alone: each node read is a wrapper call, and common words match
+  // thousands. Words that look rarest go first (digits, then longer words), and a word with few matches ends the search:
+  // candidates come from one word only (scoring checks the others), and each word costs a native scan of the
+  // whole document. Words without letters skip translate(), the costly part of that scan.
+  const exprOf = (word: string): string => {
     const lit = literal(word);
-    const expr = `descendant-or-self::text()[contains(translate(., '${UPPER}', '${LOWER}'), ${lit})] | descendant-or-self::*[(${ATTRS})[contains(translate(., '${UPPER}', '${LOWER}'), ${lit})]]`;
-    const results: XPathResult[] = [];
-    const byRole: NodeListOf<Element>[] = [];
-    let count = 0;
+    const text = /[a-z]/.test(word) ? `translate(., '${UPPER}', '${LOWER}')` : '.';
+    return `descendant-or-self::text()[contains(${text}, ${lit})] | descendant-or-self::*[(${ATTRS})[contains(${text}, ${lit})]]`;
+  };
+  const order = [...words].sort((x, y) => Number(/\d/.test(y)) - Number(/\d/.test(x)) || y.length - x.length);
+  let rarest: { results: XPathResult[]; byRole: NodeListOf<Element>[]; count: number } | null = null;
+  for (const word of order) {
+    const entry = { results: [] as XPathResult[], byRole: [] as NodeListOf<Element>[], count: 0 };
+    const selector = ROLE_SELECTORS[word];
     for (const root of roots) {
-      for (const result of evaluateIn(root, expr)) {
-        results.push(result);
-        count += result.snapshotLength;
+      for (const result of evaluateIn(root, exprOf(word))) {
+        entry.results.push(result);
+        entry.count += result.snapshotLength;
       }
-      const selector = ROLE_SELECTORS[word];
       if (selector && (root instanceof Document || root instanceof ShadowRoot)) {
         const list = root.querySelectorAll(selector);
-        byRole.push(list);
-        count += list.length;
+        entry.byRole.push(list);
+        entry.count += list.length;
       }
     }
-    return { results, byRole, count };
-  });
-  const rarest = perWord.filter((entry) => entry.count > 0).sort((a, b) => a.count - b.count)[0];
+    if (entry.count > 0 && (!rarest || entry.count < rarest.count)) rarest = entry;
+    if (rarest && rarest.count <= FEW_MATCHES) break;
+  }
   if (!rarest) return hits;
   const found: Element[] = [];
   for (const result of rarest.results) {
