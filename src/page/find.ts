@@ -75,6 +75,25 @@ function evaluateIn(root: Node, expr: string): XPathResult[] {
   return contexts.map((context) => document.evaluate(expr, context, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null));
 }
 
+/** At most this many elements are scored. */
+const CANDIDATES = 150;
+
+/** Index of the first item whose box ends below the viewport's top (n when none); items without a box count as above. */
+function firstBelowTop(n: number, item: (i: number) => Element | null): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const rect = item(mid)?.getBoundingClientRect();
+    if (!rect || rect.bottom < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** A word matching this few nodes is selective enough (scoring them costs less than another scan of the page). */
+const FEW_MATCHES = 200;
+
 /**
  * Elements matching each word, found natively by XPath over text and a few attributes (walking every element
  * through the sandbox's wrappers would cost a second on a big page), plus their ancestors up to the nearest one
@@ -83,39 +102,50 @@ function evaluateIn(root: Node, expr: string): XPathResult[] {
 function gather(words: string[]): Map<Element, number> {
   const hits = new Map<Element, number>();
   const roots = searchRoots();
-  // Evaluate every word natively and count; take candidates from the rarest word only (scoring checks the others).
-  // Items are read out of that one result alone: each read is a wrapper call, and common words match thousands.
-  const perWord = words.map((word) => {
+  // Candidates come from the rarest word's nodes alone: each node read is a wrapper call, and common words match
+  // thousands. Words that look rarest go first (digits, then longer words), and a word with few matches ends the search:
+  // candidates come from one word only (scoring checks the others), and each word costs a native scan of the
+  // whole document. Words without letters skip translate(), the costly part of that scan.
+  const exprOf = (word: string): string => {
     const lit = literal(word);
-    const expr = `descendant-or-self::text()[contains(translate(., '${UPPER}', '${LOWER}'), ${lit})] | descendant-or-self::*[(${ATTRS})[contains(translate(., '${UPPER}', '${LOWER}'), ${lit})]]`;
-    const results: XPathResult[] = [];
-    const byRole: NodeListOf<Element>[] = [];
-    let count = 0;
+    const text = /[a-z]/.test(word) ? `translate(., '${UPPER}', '${LOWER}')` : '.';
+    return `descendant-or-self::text()[contains(${text}, ${lit})] | descendant-or-self::*[(${ATTRS})[contains(${text}, ${lit})]]`;
+  };
+  const order = [...words].sort((x, y) => Number(/\d/.test(y)) - Number(/\d/.test(x)) || y.length - x.length);
+  let rarest: { results: XPathResult[]; byRole: NodeListOf<Element>[]; count: number } | null = null;
+  for (const word of order) {
+    const entry = { results: [] as XPathResult[], byRole: [] as NodeListOf<Element>[], count: 0 };
+    const selector = ROLE_SELECTORS[word];
     for (const root of roots) {
-      for (const result of evaluateIn(root, expr)) {
-        results.push(result);
-        count += result.snapshotLength;
+      for (const result of evaluateIn(root, exprOf(word))) {
+        entry.results.push(result);
+        entry.count += result.snapshotLength;
       }
-      const selector = ROLE_SELECTORS[word];
       if (selector && (root instanceof Document || root instanceof ShadowRoot)) {
         const list = root.querySelectorAll(selector);
-        byRole.push(list);
-        count += list.length;
+        entry.byRole.push(list);
+        entry.count += list.length;
       }
     }
-    return { results, byRole, count };
-  });
-  const rarest = perWord.filter((entry) => entry.count > 0).sort((a, b) => a.count - b.count)[0];
+    if (entry.count > 0 && (!rarest || entry.count < rarest.count)) rarest = entry;
+    if (rarest && rarest.count <= FEW_MATCHES) break;
+  }
   if (!rarest) return hits;
   const found: Element[] = [];
-  for (const result of rarest.results) {
-    for (let i = 0, n = result.snapshotLength; i < n && found.length < 300; i++) {
-      const node = result.snapshotItem(i)!;
-      const element = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement;
+  const take = (n: number, item: (i: number) => Element | null) => {
+    const room = CANDIDATES - found.length;
+    if (room <= 0) return;
+    // A long list (a word or role on every row) is read from near the viewport, where shown matches score best;
+    // lists flow top to bottom in document order, so the spot is found by bisecting on boxes.
+    const from = n > room ? Math.max(0, firstBelowTop(n, item) - Math.floor(room / 4)) : 0;
+    for (let i = from; i < n && found.length < CANDIDATES; i++) {
+      const element = item(i);
       if (element) found.push(element);
     }
-  }
-  for (const list of rarest.byRole) for (let i = 0, n = list.length; i < n && found.length < 300; i++) found.push(list[i]!);
+  };
+  const elementOf = (node: Node | null): Element | null => (!node ? null : node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement);
+  for (const result of rarest.results) take(result.snapshotLength, (i) => elementOf(result.snapshotItem(i)));
+  for (const list of rarest.byRole) take(list.length, (i) => list[i] ?? null);
   for (const element of found) {
     for (let up: Element | null = element, steps = 0; up && steps < 3; up = up.parentElement, steps++) {
       hits.set(up, 1);
@@ -142,7 +172,7 @@ export function find(args: FindArgs): PageFindResult {
   const phrase = words.join(' ');
   const hits = gather(words);
   // Score the elements that cover the most words first; a few hundred are plenty to rank.
-  const ranked = [...hits].sort((a, b) => bits(b[1]) - bits(a[1])).slice(0, 300);
+  const ranked = [...hits].sort((a, b) => bits(b[1]) - bits(a[1])).slice(0, CANDIDATES * 2);
   const candidates: Candidate[] = [];
   for (const [element] of ranked) {
     if (SKIPPED_TAGS.has(element.localName) || element === document.body || element === document.documentElement) continue;

@@ -103,13 +103,14 @@ async function stableCapture(worker: Worker, capture: Capture, tools: Tool[], op
     phases.mark('still');
     let previous = await screenshot(tab, capture.page.fullPage);
     for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
+      // Settle again before every capture: masks are measured anew (a masked clock may have just got its text, or
+      // a script may have started an animation), so two equal captures mean the masked page, not stale boxes.
+      missing = await makeStill(tab, network, capture.page.mask, options.timeoutAction);
       const current = await screenshot(tab, capture.page.fullPage);
       if (current.equals(previous)) {
         phases.mark(`shots x${attempt + 1}`);
         return { png: current, stable: true, missing };
       }
-      // Something moved: settle again (a script may have started an animation or moved a mask's element).
-      missing = await makeStill(tab, network, capture.page.mask, options.timeoutAction);
       previous = current;
     }
     phases.mark(`shots x${MAX_ATTEMPTS}`);
