@@ -90,6 +90,21 @@ describe('find: scored matches with refs and boxes, across shadow roots and fram
     }
   });
 
+  it('on a long page scrolled halfway, ranks the matches in view first', async function () {
+    await server.ok('navigate', { tabId, url: fixtures.url('/snapshot/table.html') });
+    const [row] = await find('open 1000');
+    expect(row).to.include({ role: 'button', name: 'Open 1000' });
+    await server.ok('computer', { tabId, action: 'scroll_to', ref: row.ref });
+    const matches = await find('button', { max_results: 5 });
+    expect(matches).to.have.length(5);
+    for (const m of matches) {
+      expect(m.name).to.match(/^Open \d+$/);
+      // In the 1280x800 viewport, at least partly.
+      expect(m.box.y + m.box.height).to.be.greaterThan(0);
+      expect(m.box.y).to.be.below(800);
+    }
+  });
+
   it('answers bad input with invalid_arguments naming the field, touching nothing', async function () {
     for (const [args, field] of [
       [{}, 'query'],
