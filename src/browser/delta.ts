@@ -1,4 +1,4 @@
-// Post-action deltas on the server side. beginDelta starts a MutationObserver in the page before an action;
+// Post-action deltas on the server side. A DeltaWatch starts a MutationObserver in the page before an action;
 // finish() renders only what the action changed (the target, what appeared, `- removed: …` lines) and names a
 // menu, listbox or dialog it opened. When the action loaded another document, finish() returns a capped full
 // snapshot instead.
@@ -50,11 +50,6 @@ export interface DeltaHandle {
    * submission): waits for the new document, then a capped full snapshot.
    */
   afterNavigation(options?: Pick<DeltaFinishOptions, 'maxChars'>): Promise<DeltaOutcome>;
-}
-
-export interface BeginDeltaOptions {
-  /** Also watch this frame (the target's frame) when it is not the top-level one. */
-  frameContext?: string;
 }
 
 let tokens = 0;
@@ -133,19 +128,6 @@ function targetIn(tab: Tab, targetRef: string | undefined): { context: string; d
   } catch {
     return undefined;
   }
-}
-
-/**
- * Starts watching the tab's top-level document (and `frameContext`, if given) for changes, one page call each.
- * Call it right before an action and `finish()` right after. If it cannot start (the page is busy loading),
- * finish() still works and falls back to a full snapshot.
- */
-export async function beginDelta(tab: Tab, options: BeginDeltaOptions = {}): Promise<DeltaHandle> {
-  const watch = new DeltaWatch(tab);
-  const contexts = [tab.context];
-  if (options.frameContext && options.frameContext !== tab.context) contexts.push(options.frameContext);
-  await watch.startIn(contexts);
-  return watch;
 }
 
 async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOptions): Promise<DeltaOutcome> {
