@@ -83,7 +83,7 @@ export class DeltaWatch implements DeltaHandle {
         .map(async (context) => {
           this.started.set(context, null);
           const value = await this.tab.callPage<{ docId: string }>('deltaStart', this.startArgs, { context }).catch((error: unknown) => {
-            if (isToolError(error, 'dialog_open') || isToolError(error, 'tab_closed') || isToolError(error, 'browser_crashed')) throw error;
+            if (this.tab.isFatal(error, context)) throw error;
             return null;
           });
           this.started.set(context, value?.docId ?? null);
@@ -186,7 +186,7 @@ async function fullSnapshot(tab: Tab, maxChars: number, oldDocId?: string): Prom
   const deadline = Date.now() + 3_000;
   while (Date.now() < deadline) {
     const info = await tab.callPage<PageInfo>('pageInfo').catch((error: unknown) => {
-      if (isToolError(error, 'dialog_open') || isToolError(error, 'tab_closed') || isToolError(error, 'browser_crashed')) throw error;
+      if (tab.isFatal(error)) throw error;
       return null;
     });
     if (info && info.readyState !== 'loading' && (oldDocId === undefined || info.docId !== oldDocId)) break;

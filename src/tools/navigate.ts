@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
 import { DEFAULT_MAX_CHARS } from '../browser/snapshot.js';
 import { snapshotReply } from '../browser/snapshot-reply.js';
-import { isToolError } from '../errors.js';
 import { defineTool, tabIdField } from './tool.js';
 
 export const navigateTool = defineTool({
@@ -14,6 +13,7 @@ export const navigateTool = defineTool({
     'separate read_page is needed. A URL without a scheme gets https:// (http:// for localhost). A dialog raised while ' +
     'loading or leaving ends the call at once with dialog_open.',
   scope: 'tab',
+  errors: ['navigation_timeout', 'navigation_failed', 'origin_blocked'],
   input: z.strictObject({
     tabId: tabIdField,
     url: navigationTargetSchema.describe('The URL to load, or "back" / "forward".'),
@@ -31,7 +31,7 @@ export const navigateTool = defineTool({
     const arrived = await navigateTab(context.tab, args.url, context.options);
     // The load is done; a snapshot that fails (a frame mid-swap) must not turn the navigation into an error.
     const reply = await snapshotReply(context.tab, () => `${arrived.title || '(untitled)'} — ${arrived.url}`, { maxChars: DEFAULT_MAX_CHARS }).catch((error: unknown) => {
-      if (isToolError(error, 'dialog_open') || isToolError(error, 'browser_crashed')) throw error;
+      if (context.tab.isFatal(error)) throw error;
       return null;
     });
     if (!reply) return { structured: { ...arrived, snapshot_error: 'The page snapshot failed; call read_page.' } };
