@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { BidiError } from '../bidi/connection.js';
 import type { ServerOptions } from '../config.js';
 import { ToolError, isToolError } from '../errors.js';
+import { mapNavigationError } from './bidi-errors.js';
 import { assertOriginAllowed } from './origins.js';
 import type { PageInfo } from './page-types.js';
 import type { Tab } from './tab.js';
@@ -37,10 +37,7 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
         tab.bidi.send('browsingContext.traverseHistory', { context: tab.context, delta: target === 'back' ? -1 : 1 }, { timeout, write: true }),
       );
     } catch (error) {
-      if (error instanceof BidiError && error.error === 'no such history entry') {
-        throw new ToolError('navigation_failed', `There is no page to go ${target} to in tab ${tab.id}'s history.`, { tabId: tab.id });
-      }
-      throw navigationError(error, tab, timeout);
+      throw navigationError(error, tab, timeout, target);
     }
     return waitForLoad(tab, started + timeout);
   }
@@ -49,7 +46,7 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
   try {
     await tab.race(tab.bidi.send('browsingContext.navigate', { context: tab.context, url, wait: 'complete' }, { timeout, write: true }));
   } catch (error) {
-    throw blockedDuring(tab, started) ?? navigationError(error, tab, timeout);
+    throw blockedDuring(tab, started) ?? navigationError(error, tab, timeout, url);
   }
   const blocked = blockedDuring(tab, started);
   if (blocked) throw blocked;
@@ -92,7 +89,7 @@ async function waitForLoad(tab: Tab, deadline: number): Promise<Arrival> {
   }
 }
 
-function navigationError(error: unknown, tab: Tab, timeout: number): unknown {
+function navigationError(error: unknown, tab: Tab, timeout: number, target: string): unknown {
   if (isToolError(error, 'timeout')) {
     return new ToolError(
       'navigation_timeout',
@@ -100,9 +97,5 @@ function navigationError(error: unknown, tab: Tab, timeout: number): unknown {
       { tabId: tab.id, timeout_ms: timeout },
     );
   }
-  if (error instanceof BidiError) {
-    const reason = /NS_ERROR_[A-Z_]+/.exec(error.message)?.[0] ?? error.message;
-    return new ToolError('navigation_failed', `The page could not be loaded: ${reason}.`, { tabId: tab.id, reason });
-  }
-  return error;
+  return mapNavigationError(error, tab.id, target);
 }
