@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
 import { DEFAULT_MAX_CHARS } from '../browser/snapshot.js';
 import { snapshotReply } from '../browser/snapshot-reply.js';
-import { isToolError } from '../errors.js';
 import { defineTool, tabIdField } from './tool.js';
 
 export const navigateTool = defineTool({
@@ -16,6 +15,7 @@ export const navigateTool = defineTool({
     'loads, yours is re-issued once; `outcome` and `note` then say what happened (reissued, superseded: the page won ' +
     'twice, navigated_on: your page loaded and moved on by itself) and url/title are where the tab ended up.',
   scope: 'tab',
+  errors: ['navigation_timeout', 'navigation_failed', 'origin_blocked'],
   input: z.strictObject({
     tabId: tabIdField,
     url: navigationTargetSchema.describe('The URL to load, or "back" / "forward".'),
@@ -36,7 +36,7 @@ export const navigateTool = defineTool({
     // The load is done; a snapshot that fails (a frame mid-swap) must not turn the navigation into an error.
     const header = `${arrived.note ? `${arrived.note}\n` : ''}${arrived.title || '(untitled)'} — ${arrived.url}`;
     const reply = await snapshotReply(context.tab, () => header, { maxChars: DEFAULT_MAX_CHARS }).catch((error: unknown) => {
-      if (isToolError(error, 'dialog_open') || isToolError(error, 'browser_crashed')) throw error;
+      if (context.tab.isFatal(error)) throw error;
       return null;
     });
     if (!reply) return { structured: { ...arrived, snapshot_error: 'The page snapshot failed; call read_page.' } };
