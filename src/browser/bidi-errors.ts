@@ -21,6 +21,16 @@ export function mapNavigationError(error: unknown, tabId: number, target: string
   return new ToolError('navigation_failed', `The page could not be loaded: ${reason}.`, { tabId, reason });
 }
 
+/** Firefox's words for a navigation that another one replaced before it finished. */
+export function isNavigationAborted(error: unknown): boolean {
+  return error instanceof BidiError && /NS_BINDING_ABORTED|aborted by another navigation|navigation canceled|new navigation interrupted/i.test(error.message);
+}
+
+/** Firefox could not paint the tab: its document was being swapped. A read that may be tried again. */
+export function isPaintRefused(error: unknown): boolean {
+  return error instanceof BidiError && /Unable to capture screenshot/i.test(error.message);
+}
+
 /** Whatever is left when it reaches the dispatcher is a bug of ours (a command Firefox refused): internal_error. */
 export function unmappedBidiError(error: unknown): ToolError | null {
   if (!(error instanceof BidiError)) return null;

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { BrowsingContext, Input, Script } from 'webdriver-bidi-protocol';
 import type { BidiConnection } from '../bidi/connection.js';
 import { ToolError, isToolError } from '../errors.js';
-import { mapBidiError } from './bidi-errors.js';
+import { isPaintRefused, mapBidiError } from './bidi-errors.js';
 import { CALL_STUB, ELEMENT_STUB, NOT_INSTALLED, SANDBOX, pageScriptSource, type PageAnswer } from './page-script.js';
 
 const ACTIVATE_WAIT_MS = 500;
@@ -339,14 +339,30 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
 
   /** The PNG as Firefox sends it (base64), for callers that pass it straight on; `document` takes the whole page. */
   async screenshotBase64(clip?: BrowsingContext.ClipRectangle, origin: 'viewport' | 'document' = 'viewport'): Promise<string> {
-    const result = await this.race(
-      this.bidi.send(
-        'browsingContext.captureScreenshot',
-        { context: this.context, origin, format: { type: 'image/png' }, ...(clip ? { clip } : {}) },
-        { timeout: this.timeouts.action },
-      ),
-    );
-    return result.data;
+    const capture = () =>
+      this.race(
+        this.bidi.send(
+          'browsingContext.captureScreenshot',
+          { context: this.context, origin, format: { type: 'image/png' }, ...(clip ? { clip } : {}) },
+          { timeout: this.timeouts.action },
+        ),
+      );
+    // Firefox cannot paint a tab whose document is being swapped; a screenshot is a read, so it is tried once more.
+    const swapping = isPaintRefused;
+    try {
+      return (await capture()).data;
+    } catch (error) {
+      if (!swapping(error)) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    try {
+      return (await capture()).data;
+    } catch (error) {
+      if (!swapping(error)) throw error;
+      throw new ToolError('timeout', `Firefox could not paint tab ${this.id} twice in a row: its page was being replaced. Take the screenshot again.`, {
+        tabId: this.id,
+      });
+    }
   }
 
   async setViewport(width: number, height: number, devicePixelRatio = 1): Promise<void> {
