@@ -1,0 +1,47 @@
+// The real third-party apps the reply-quality tests run on are installed and served, and render through the tools.
+import { expect } from 'chai';
+import { missingApps, startRealAppServer } from './helpers/real-apps.mjs';
+import { firstTab, startServer } from './helpers/mcp-client.mjs';
+
+describe('real apps: installed, served from 127.0.0.1 and readable through the tools', function () {
+  let apps;
+  let server;
+  let tabId;
+
+  /** Page text once it contains `expected`: apps render after load, so poll the page text (bounded). */
+  async function textOnceRendered(expected) {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const text = server.text(await server.ok('get_page_text', { tabId }));
+      if (text.includes(expected) || Date.now() > deadline) return text;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  before(async function () {
+    expect(missingApps(), 'run scripts/install-test-apps.sh and npm ci').to.deep.equal([]);
+    apps = await startRealAppServer();
+    server = await startServer();
+    tabId = await firstTab(server);
+  });
+  after(async function () {
+    await server?.close();
+    await apps?.close();
+  });
+
+  const cases = [
+    ['Shoelace web components', '/apps/shoelace.html', 'I agree to the terms'],
+    ['ag-grid-community data grid', '/apps/grid.html', 'Vandelay 1'],
+    ['Swagger UI', '/apps/swagger.html', 'Find an order by id'],
+    ['the Python 3.11 docs (Debian python3.11-doc)', '/pydocs/library/json.html', 'json.dumps'],
+    ['CodeMirror', '/apps/codemirror.html', 'const answer = 41;'],
+    ['Monaco', '/apps/monaco.html', 'function greet(name)'],
+    ['the pdf.js viewer (Debian libjs-pdf)', '/pdfjs/web/viewer.html?file=/apps/sample.pdf', 'Quarterly report, page 1 of 3'],
+  ];
+  for (const [name, path, expected] of cases) {
+    it(`renders ${name}`, async function () {
+      await server.ok('navigate', { tabId, url: apps.url(path) });
+      expect(await textOnceRendered(expected)).to.include(expected);
+    });
+  }
+});
