@@ -1,6 +1,7 @@
 // find on the page side: query words scored against each element's role, name, label, placeholder, value and own
 // text. An exact name beats a partial one, shown beats hidden, controls beat static content.
 import type { PageFindMatch, PageFindResult } from '../browser/page-types.js';
+import { composedParent } from './composed.js';
 import { fieldValue, nameOf, squash } from './names.js';
 import { documentId, localIdOf } from './registry.js';
 import { INTERACTIVE, SKIPPED_TAGS, roleOf } from './roles.js';
@@ -143,11 +144,12 @@ function gather(words: string[]): Map<Element, number> {
       if (element) found.push(element);
     }
   };
-  const elementOf = (node: Node | null): Element | null => (!node ? null : node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement);
+  const elementOf = (node: Node | null): Element | null => (!node ? null : node.nodeType === Node.ELEMENT_NODE ? (node as Element) : composedParent(node));
   for (const result of rarest.results) take(result.snapshotLength, (i) => elementOf(result.snapshotItem(i)));
   for (const list of rarest.byRole) take(list.length, (i) => list[i] ?? null);
   for (const element of found) {
-    for (let up: Element | null = element, steps = 0; up && steps < 3; up = up.parentElement, steps++) {
+    // Up the composed tree: text slotted into a web component names the control inside its shadow root.
+    for (let up: Element | null = element, steps = 0; up && steps < 4; up = composedParent(up), steps++) {
       hits.set(up, 1);
       // A label's words name its control, which is what an agent is after.
       if (up.localName === 'label') {

@@ -1,6 +1,7 @@
 // Accessible names and the states shown after them, following the order of the accname spec in a simplified form:
 // aria-labelledby, aria-label, native labels (label, alt, legend, caption), content for roles named by content,
 // then title and placeholder.
+import { composedChildren, composedParent, elementById } from './composed.js';
 import { BLOCK_TAGS, NAME_FROM_CONTENT, SKIPPED_TAGS } from './roles.js';
 
 export const NAME_LIMIT = 100;
@@ -16,10 +17,9 @@ export function clip(text: string, limit = NAME_LIMIT): string {
 function byIds(element: Element, attr: string): Element[] {
   const ids = element.getAttribute(attr)?.trim();
   if (!ids) return [];
-  const root = element.getRootNode() as Document | ShadowRoot;
   const found: Element[] = [];
   for (const id of ids.split(/\s+/)) {
-    const target = root.getElementById?.(id) ?? element.ownerDocument.getElementById(id);
+    const target = elementById(element, id);
     if (target) found.push(target);
   }
   return found;
@@ -52,12 +52,8 @@ export function textOf(node: Node, budget = 400): string {
     }
     const block = BLOCK_TAGS.has(element.localName);
     if (block) out += ' ';
-    const shadow = (element as HTMLElement).shadowRoot;
-    if (element.localName === 'slot' && (element as HTMLSlotElement).assignedNodes().length) {
-      for (const child of (element as HTMLSlotElement).assignedNodes({ flatten: true })) walk(child);
-    } else {
-      for (let child = (shadow ?? element).firstChild; child; child = child.nextSibling) walk(child);
-    }
+    const children = composedChildren(element);
+    for (let i = 0; i < children.length; i++) walk(children[i]!);
     if (block) out += ' ';
   };
   walk(node);
@@ -116,7 +112,27 @@ function nativeName(element: Element): string {
     return title ? squash(title.textContent ?? '') : '';
   }
   if (tag === 'iframe' || tag === 'frame') return squash(element.getAttribute('title') ?? element.getAttribute('name') ?? '');
+  if (tag.includes('-')) return customElementLabel(element);
   return '';
+}
+
+/**
+ * The <label> of a form-associated custom element (label for=its id, or a label around it), which `labels` does
+ * not expose to scripts outside the element.
+ */
+function customElementLabel(element: Element): string {
+  const labels: HTMLLabelElement[] = [];
+  for (let up = composedParent(element); up; up = composedParent(up)) {
+    if (up.localName === 'label') {
+      labels.push(up as HTMLLabelElement);
+      break;
+    }
+  }
+  if (element.id) {
+    const root = element.getRootNode() as Document | ShadowRoot;
+    for (const label of root.querySelectorAll('label[for]')) if ((label as HTMLLabelElement).htmlFor === element.id) labels.push(label as HTMLLabelElement);
+  }
+  return squash(labels.map((label) => labelText(label, element)).join(' '));
 }
 
 /** A label's text without the value of the control it wraps. */
@@ -125,8 +141,10 @@ function labelText(label: HTMLLabelElement, control: Element): string {
   const walk = (node: Node): void => {
     if (node === control) return;
     if (node.nodeType === Node.TEXT_NODE) out += node.nodeValue ?? '';
-    else if (node.nodeType === Node.ELEMENT_NODE && !SKIPPED_TAGS.has((node as Element).localName)) {
-      for (let child = node.firstChild; child; child = child.nextSibling) walk(child);
+    else if (node.nodeType === Node.ELEMENT_NODE && !SKIPPED_TAGS.has((node as Element).localName) && (node as Element).getAttribute('aria-hidden') !== 'true') {
+      // Slotted text counts: a web component's label is often the host's light text shown through a <slot>.
+      const children = composedChildren(node);
+      for (let i = 0; i < children.length; i++) walk(children[i]!);
     }
   };
   walk(label);

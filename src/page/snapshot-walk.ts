@@ -1,6 +1,7 @@
 // The tree walk behind read_page and deltas: one line per element with a role, text runs between them, wrappers
 // folded away. Lines carry page-local ids as `[ref=#N]`; the server rewrites them to global refs.
 import type { SnapshotHint } from '../browser/page-types.js';
+import { composedChildren, shadowOf } from './composed.js';
 import { clip, defang, fieldValue, nameOf, quote, squash, statesOf } from './names.js';
 import { localIdOf } from './registry.js';
 import { BLOCK_TAGS, COLLECTION_ITEMS, INTERACTIVE, LANDMARKS, NAME_FROM_CONTENT, PAGE_LANDMARKS, SKIPPED_TAGS, roleOf } from './roles.js';
@@ -44,31 +45,7 @@ const TEXT_LIMIT = 200;
 /** Characters a server ref (`ref_1234`) may add over a local placeholder (`#12`). */
 const REF_SLACK = 5;
 
-/**
- * Whether this realm may read closed shadow roots: `openOrClosedShadowRoot` exists only for privileged code, and
- * the BiDi sandbox is not. Asked once, since every property read on an element is a wrapper crossing.
- */
-const PRIVILEGED_SHADOW = typeof Element !== 'undefined' && 'openOrClosedShadowRoot' in Element.prototype;
-
-/** Open shadow roots, and closed ones where the realm is allowed to see them. */
-export function shadowOf(element: Element): ShadowRoot | null {
-  if (PRIVILEGED_SHADOW) return (element as Element & { openOrClosedShadowRoot?: ShadowRoot | null }).openOrClosedShadowRoot ?? null;
-  return element.shadowRoot ?? null;
-}
-
-/** Children in the composed (rendered) order: a shadow root replaces light children, a slot shows what it was given. */
-export function composedChildren(node: Node): ArrayLike<Node> {
-  if (node.nodeType === Node.ELEMENT_NODE) {
-    const element = node as Element;
-    const shadow = shadowOf(element);
-    if (shadow) return shadow.childNodes;
-    if (element.localName === 'slot') {
-      const assigned = (element as HTMLSlotElement).assignedNodes({ flatten: true });
-      if (assigned.length) return assigned;
-    }
-  }
-  return node.childNodes;
-}
+export { composedChildren, shadowOf } from './composed.js';
 
 /** The node whose childNodes composedChildren gives (a shadow root or the node), or null for a slot's assigned nodes. */
 function childContainer(node: Node): ParentNode | null {
