@@ -246,13 +246,23 @@ export interface PageFindMatch {
   name: string;
   score: number;
   visible: boolean;
-  /** Bounding box in this frame's viewport CSS pixels. */
+  /** Bounding box in this frame's viewport CSS pixels, cut to the scroll containers around it. */
   box: { x: number; y: number; width: number; height: number };
+  /** Its scroll containers show none of it. */
+  clipped?: boolean;
+  /** What is drawn over its centre (then visible is false). */
+  coveredBy?: string;
+  /** Query words this element does not hold (a partial match). */
+  missing?: string[];
+  /** Where the words are in its text, when its name does not show them. */
+  excerpt?: string;
 }
 
 export interface PageFindResult {
   docId: string;
   matches: PageFindMatch[];
+  /** Why a number may have no match (a virtualized grid that does not render that row). */
+  note?: string;
   /** Candidates scanned, for the record. */
   scanned: number;
 }
