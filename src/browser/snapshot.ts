@@ -33,6 +33,9 @@ export interface TabSnapshot {
 
 export const DEFAULT_MAX_CHARS = 4_000;
 
+/** Said once under a tree with shortened lines. */
+export const CUT_NOTE = '- ([cut]: shortened; read_page with that line\'s ref_id gives its whole text)';
+
 interface Collected {
   lines: string[];
   omitted: number;
@@ -41,6 +44,7 @@ interface Collected {
   deeper: number;
   truncated: boolean;
   hints: { ref: string; hint: SnapshotHint }[];
+  cut: number;
 }
 
 /** `[ref=#12]` placeholders in one frame's lines, made into global refs. */
@@ -62,7 +66,7 @@ export async function snapshotTab(tab: Tab, options: SnapshotOptions = {}): Prom
   }
   // Room for the closing "outside the viewport" line.
   const reserve = Math.min(120, Math.floor(maxChars / 5));
-  const collected: Collected = { lines: [], omitted: 0, above: 0, below: 0, deeper: 0, truncated: false, hints: [] };
+  const collected: Collected = { lines: [], omitted: 0, above: 0, below: 0, deeper: 0, truncated: false, hints: [], cut: 0 };
   const top = await collect(tab, context, { mode: filter === 'all' ? 'all' : filter, depth: options.depth, maxChars: maxChars - reserve, root }, 0, collected);
   const tail: string[] = [];
   if (collected.above || collected.below) {
@@ -71,6 +75,7 @@ export async function snapshotTab(tab: Tab, options: SnapshotOptions = {}): Prom
     );
   }
   if (collected.deeper) tail.push(`- (${collected.deeper} elements deeper than depth ${options.depth})`);
+  if (collected.cut) tail.push(CUT_NOTE);
   const { text, cut } = capLines(collected.lines, tail, maxChars);
   const omitted = collected.omitted + cut;
   const truncated = collected.truncated || cut > 0;
@@ -100,6 +105,7 @@ async function collect(
   into.above += page.above;
   into.below += page.below;
   into.deeper += page.deeper;
+  into.cut += page.cut ?? 0;
   into.truncated ||= page.truncated;
   for (const hint of page.hints) into.hints.push({ ref: browserOf(tab).refs.refFor(tab.id, context, page.docId, hint.id), hint });
   if (page.frames.length === 0) {

@@ -25,13 +25,26 @@ function byIds(element: Element, attr: string): Element[] {
   return found;
 }
 
+/** Set when the last nameOf() shortened the name (read it with nameWasCut()). */
+let textCut = false;
+
+/** Whether the last nameOf() call shortened the name it returned. */
+export function nameWasCut(): boolean {
+  return textCut;
+}
+
 /** Text of a subtree as a name: text nodes, alt of images, aria-label of parts; hidden parts left out. */
 export function textOf(node: Node, budget = 400): string {
   let out = '';
+  let stopped = false;
   const walk = (current: Node): void => {
-    if (out.length > budget) return;
+    if (out.length > budget + 2) {
+      stopped = true;
+      return;
+    }
     if (current.nodeType === Node.TEXT_NODE) {
-      out += current.nodeValue ?? '';
+      // Runs of spaces collapsed as they come, so the budget counts what the name will show.
+      out += (current.nodeValue ?? '').replace(/\s+/g, ' ');
       return;
     }
     if (current.nodeType !== Node.ELEMENT_NODE) return;
@@ -57,25 +70,38 @@ export function textOf(node: Node, budget = 400): string {
     if (block) out += ' ';
   };
   walk(node);
-  return squash(out);
+  const text = squash(out);
+  if (stopped) textCut = true;
+  return text;
 }
 
-/** The accessible name of an element with the given role ('' when it has none). */
-export function nameOf(element: Element, role: string): string {
+/** The accessible name of an element with the given role ('' when it has none), cut at `limit` with "…". */
+export function nameOf(element: Element, role: string, limit = NAME_LIMIT): string {
+  textCut = false;
+  const name = computeName(element, role, limit);
+  if (name.length > limit) {
+    textCut = true;
+    return clip(name, limit);
+  }
+  if (textCut && !name.endsWith('…')) return `${name}…`;
+  return name;
+}
+
+function computeName(element: Element, role: string, limit: number): string {
   const labelledBy = byIds(element, 'aria-labelledby');
-  if (labelledBy.length) return clip(squash(labelledBy.map((target) => textOf(target)).join(' ')));
+  if (labelledBy.length) return squash(labelledBy.map((target) => textOf(target, limit)).join(' '));
   const label = element.getAttribute('aria-label');
-  if (label && label.trim()) return clip(squash(label));
+  if (label && label.trim()) return squash(label);
   const native = nativeName(element);
-  if (native) return clip(native);
+  if (native) return native;
   if (NAME_FROM_CONTENT.has(role) || role === 'iframe') {
-    const text = textOf(element);
-    if (text) return clip(text);
+    const text = textOf(element, limit);
+    if (text) return text;
   }
   const title = element.getAttribute('title');
-  if (title && title.trim()) return clip(squash(title));
+  if (title && title.trim()) return squash(title);
   const placeholder = element.getAttribute('placeholder') ?? element.getAttribute('aria-placeholder');
-  if (placeholder && placeholder.trim()) return clip(squash(placeholder));
+  if (placeholder && placeholder.trim()) return squash(placeholder);
   return '';
 }
 

@@ -73,11 +73,10 @@ export const findTool = defineTool({
         }
       }),
     );
-    const matches = perFrame
-      .flat()
-      .sort((a, b) => b.score - a.score)
-      .slice(0, maxResults)
-      .map((entry) => entry.match);
+    const ranked = perFrame.flat().sort((a, b) => b.score - a.score);
+    // Once some element holds every word, elements holding only some of them are noise.
+    const complete = ranked.filter((entry) => !entry.match.missing);
+    const matches = (complete.length ? complete : ranked).slice(0, maxResults).map((entry) => entry.match);
     const lines = matches.map((m) => `- ${m.role}${m.name ? ` "${m.name.replace(/"/g, '\\"')}"` : ''} [ref=${m.ref}] [box=${m.box.x},${m.box.y},${m.box.width}x${m.box.height}]${whereNote(m)}${m.missing ? ` [partial: no ${m.missing.map((w) => `"${w}"`).join(', ')}]` : ''}${m.excerpt ? ` text: "${m.excerpt.replace(/"/g, '\\"')}"` : ''}`);
     const head = matches.length ? `${matches.length} match${matches.length === 1 ? '' : 'es'} for "${args.query}"` : `No element matches "${args.query}".`;
     const out = [matches.length ? `${head}${matches[0]!.missing ? ' (none holds every word: the best is partial)' : ''}:` : head, ...lines];
