@@ -124,7 +124,10 @@ async function collect(
     const before = into.lines.length;
     try {
       const depth = args.depth === undefined ? undefined : Math.max(0, args.depth - frame.depth);
-      await collect(tab, child, { mode: args.mode, depth, maxChars: room }, indent + frame.depth, into);
+      const inner = await collect(tab, child, { mode: args.mode, depth, maxChars: room }, indent + frame.depth, into);
+      // Say whose content this is: its links are absolute, but a reader should know the frame is another site.
+      const origin = originOf(inner.url);
+      if (origin && origin !== originOf(page.url) && before > 0) into.lines[before - 1] += ` [origin=${origin}]`;
     } catch (error) {
       if (isToolError(error, 'dialog_open') || isToolError(error, 'browser_crashed')) throw error;
       into.lines.push(`${pad}${'  '.repeat(frame.depth)}- (frame not readable: ${(error as Error).message.slice(0, 80)})`);
@@ -133,6 +136,15 @@ async function collect(
   }
   into.lines.push(...lines.slice(from));
   return page;
+}
+
+function originOf(url: string): string | null {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
+  }
 }
 
 /** Joins lines, cutting whole lines so the text (tail included) stays within `maxChars`. */

@@ -37,14 +37,18 @@ export function nameWasCut(): boolean {
 export function textOf(node: Node, budget = 400): string {
   let out = '';
   let stopped = false;
+  // Runs of spaces collapsed as they come, so the budget counts what the name will show.
+  const add = (text: string): void => {
+    const collapsed = text.replace(/\s+/g, ' ');
+    out += out.endsWith(' ') && collapsed.startsWith(' ') ? collapsed.slice(1) : collapsed;
+  };
   const walk = (current: Node): void => {
     if (out.length > budget + 2) {
       stopped = true;
       return;
     }
     if (current.nodeType === Node.TEXT_NODE) {
-      // Runs of spaces collapsed as they come, so the budget counts what the name will show.
-      out += (current.nodeValue ?? '').replace(/\s+/g, ' ');
+      add(current.nodeValue ?? '');
       return;
     }
     if (current.nodeType !== Node.ELEMENT_NODE) return;
@@ -52,22 +56,22 @@ export function textOf(node: Node, budget = 400): string {
     if (SKIPPED_TAGS.has(element.localName) || element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('hidden')) return;
     const label = element.getAttribute('aria-label');
     if (label) {
-      out += ` ${label} `;
+      add(` ${label} `);
       return;
     }
     if (element.localName === 'img' || (element.localName === 'input' && (element as HTMLInputElement).type === 'image')) {
-      out += element.getAttribute('alt') ?? '';
+      add(element.getAttribute('alt') ?? '');
       return;
     }
     if (element.localName === 'input' || element.localName === 'select' || element.localName === 'textarea') {
-      out += ` ${fieldValue(element) ?? ''} `;
+      add(` ${fieldValue(element) ?? ''} `);
       return;
     }
     const block = BLOCK_TAGS.has(element.localName);
-    if (block) out += ' ';
+    if (block) add(' ');
     const children = composedChildren(element);
     for (let i = 0; i < children.length; i++) walk(children[i]!);
-    if (block) out += ' ';
+    if (block) add(' ');
   };
   walk(node);
   const text = squash(out);
@@ -240,16 +244,19 @@ export function statesOf(element: Element, role: string): string {
   return out;
 }
 
-/** A link target kept short: same-origin as a path, others as origin + path, long ones clipped. */
+/**
+ * A link target as a user would open it: a path for a link to the top-level page's own origin (the reply's head
+ * line gives that origin, scheme included); otherwise the absolute URL with its scheme, which is also the rule
+ * inside any frame (a path there would be relative to the frame's origin, not the page's). Very long ones clipped.
+ */
 function shortUrl(raw: string, resolved: string): string {
   if (raw.startsWith('#') || raw.startsWith('javascript:') || raw.startsWith('mailto:')) return clip(raw, 60);
   try {
     const url = new URL(resolved);
-    const here = location.origin;
-    const text = url.origin === here ? `${url.pathname}${url.search}${url.hash}` : `${url.host}${url.pathname === '/' ? '' : url.pathname}${url.search}`;
-    return clip(text, 60);
+    const sameOrigin = url.origin === location.origin && window.top === window;
+    return clip(sameOrigin ? `${url.pathname}${url.search}${url.hash}` : url.href, 150);
   } catch {
-    return clip(raw, 60);
+    return clip(raw, 150);
   }
 }
 

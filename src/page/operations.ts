@@ -11,6 +11,7 @@ import { pageInfo } from './info.js';
 import { identify } from './nodes.js';
 import { armScrollProbe, readScrollProbe } from './scroll-probe.js';
 import { describeRef, snapshot } from './snapshot.js';
+import { waitFor, waitQuiet } from './settle.js';
 import { pageText } from './text.js';
 
 export const operations = {
@@ -23,6 +24,8 @@ export const operations = {
   deltaStart,
   deltaFinish,
   pageText,
+  waitQuiet,
+  waitFor,
   identify,
   setFieldValue,
   fileInputs,
