@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { ToolError } from './errors.js';
-import { profilesRoot } from './browser/profile.js';
 
 export interface ServerOptions {
   profile: string;
@@ -136,8 +135,4 @@ export function resolveOptions(flags: Record<string, unknown>, env: NodeJS.Proce
   if (resolved.uploadRoots.length === 0) resolved.uploadRoots = [resolved.outputDir, process.cwd()];
   resolved.uploadRoots = resolved.uploadRoots.map((root) => resolve(root));
   return resolved;
-}
-
-export function describeProfileLocation(options: ServerOptions): string {
-  return options.isolated ? 'a temporary directory (deleted on exit)' : join(profilesRoot(), options.profile);
 }

@@ -16,17 +16,15 @@ export interface Download {
 }
 
 interface TabDownloads {
-  recent: Download[];
   events: EventEmitter<{ begin: [Download]; end: [Download] }>;
 }
 
-const RECENT = 50;
 const byTab = new WeakMap<Tab, TabDownloads>();
 
 function stateOf(tab: Tab): TabDownloads {
   let state = byTab.get(tab);
   if (!state) {
-    state = { recent: [], events: new EventEmitter() };
+    state = { events: new EventEmitter() };
     byTab.set(tab, state);
   }
   return state;
@@ -42,11 +40,8 @@ export async function attachDownloads(browser: Browser, outputDir: string): Prom
     const tab = browser.tabForContext(event.context);
     if (!tab) return;
     const download: Download = { id: event.download, url: event.url, suggestedFilename: event.suggestedFilename, status: 'in_progress', startedAt: event.timestamp };
-    const state = stateOf(tab);
-    state.recent.push(download);
-    if (state.recent.length > RECENT) state.recent.shift();
     all.set(download.id, { tab, download });
-    state.events.emit('begin', download);
+    stateOf(tab).events.emit('begin', download);
   });
   browser.bidi.on('browsingContext.downloadEnd', (event) => {
     const known = all.get(event.download);
@@ -58,11 +53,6 @@ export async function attachDownloads(browser: Browser, outputDir: string): Prom
   });
   await mkdir(outputDir, { recursive: true });
   await browser.bidi.send('browser.setDownloadBehavior', { downloadBehavior: { type: 'allowed', destinationFolder: outputDir } });
-}
-
-/** The tab's latest downloads, oldest first. */
-export function recentDownloads(tab: Tab): Download[] {
-  return [...stateOf(tab).recent];
 }
 
 export interface DownloadWatchOptions {

@@ -81,7 +81,7 @@ async function waitForLoad(tab: Tab, deadline: number): Promise<Arrival> {
   for (;;) {
     const info = await tab.callPage<PageInfo>('pageInfo').catch((error: unknown) => {
       // The document may be swapped between two polls; only a dialog or a closed tab ends the wait.
-      if (isToolError(error, 'dialog_open') || isToolError(error, 'tab_closed') || isToolError(error, 'browser_crashed')) throw error;
+      if (tab.isFatal(error)) throw error;
       return null;
     });
     if (info?.readyState === 'complete') return { url: info.url, title: info.title };

@@ -1,6 +1,5 @@
 // get_page_text on the server side: a document's readable text (or one element's) with each frame's text, same-
 // or cross-origin, put in where the frame is under a line naming it; then one cut to the caller's budget.
-import { isToolError } from '../errors.js';
 import { mapFrames } from './frames.js';
 import type { PageText } from './page-types.js';
 import { resolveRef } from './resolve.js';
@@ -30,7 +29,7 @@ async function textIn(tab: Tab, context: string, args: { root?: { docId: string;
         const read = await textIn(tab, child, {}, depth + 1);
         inner.set(id, `[frame: ${read.title || '(untitled)'} — ${read.url}]\n${read.text || '(no visible text)'}\n[end of frame]`);
       } catch (error) {
-        if (isToolError(error, 'dialog_open') || isToolError(error, 'browser_crashed')) throw error;
+        if (tab.isFatal(error, child)) throw error;
         inner.set(id, `[frame not readable: ${(error as Error).message.slice(0, 80)}]`);
       }
     }),

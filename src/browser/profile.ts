@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,8 +121,4 @@ export class OwnedProfile {
     const info = readLock(this.dir);
     if (info?.pid === process.pid) rmSync(join(this.dir, LOCK_FILE), { force: true });
   }
-}
-
-export function profileExists(profile: string): boolean {
-  return existsSync(resolveProfileDir(profile));
 }

@@ -1,7 +1,6 @@
 // Waiting for a page to settle after it loaded: single-page apps and viewers (pdf.js) fetch and render after the
 // load event, so a snapshot taken at load shows an empty shell. Settled means the DOM has been quiet for a moment
 // with no transition running and no request of the tab in flight; the wait is bounded and says when it ran out.
-import { isToolError } from '../errors.js';
 import { requestsInFlight } from './network-log.js';
 import type { Tab } from './tab.js';
 
@@ -35,7 +34,7 @@ export async function settleTab(tab: Tab, maxMs: number): Promise<SettleOutcome>
     const report = await tab
       .callPage<QuietReport>('waitQuiet', { quietMs: QUIET_MS, maxMs: remaining }, { timeout: remaining + 2_000 })
       .catch((error: unknown) => {
-        if (isToolError(error, 'dialog_open') || isToolError(error, 'tab_closed') || isToolError(error, 'browser_crashed')) throw error;
+        if (tab.isFatal(error)) throw error;
         return null;
       });
     if (!report) {

@@ -1,6 +1,5 @@
 // read_page on the server side: runs the page's snapshot in the top frame and in every child frame it shows,
 // stitches each frame's lines under its iframe line, and turns page-local ids into global refs.
-import { isToolError } from '../errors.js';
 import { browserOf, mapFrames } from './frames.js';
 import type { PageSnapshot, SnapshotHint } from './page-types.js';
 import { resolveRef } from './resolve.js';
@@ -129,7 +128,7 @@ async function collect(
       const origin = originOf(inner.url);
       if (origin && origin !== originOf(page.url) && before > 0) into.lines[before - 1] += ` [origin=${origin}]`;
     } catch (error) {
-      if (isToolError(error, 'dialog_open') || isToolError(error, 'browser_crashed')) throw error;
+      if (tab.isFatal(error, child)) throw error;
       into.lines.push(`${pad}${'  '.repeat(frame.depth)}- (frame not readable: ${(error as Error).message.slice(0, 80)})`);
     }
     for (let i = before; i < into.lines.length; i++) used += into.lines[i]!.length + 1;

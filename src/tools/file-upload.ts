@@ -79,6 +79,7 @@ export const fileUploadTool = defineTool({
     'upload roots (--upload-root; default the output dir and the working directory); relative paths are from the working ' +
     'directory. An empty list clears the input. Returns the file names the input holds.',
   scope: 'tab',
+  errors: ['ref_stale', 'ambiguous_target', 'not_found'],
   input: z.strictObject({
     tabId: tabIdField,
     ref: refField.optional().describe('The file input\'s ref from read_page or find; optional when the page has exactly one.'),

@@ -16,6 +16,7 @@ export const getPageTextTool = defineTool({
     'is at most max_chars: when cut, truncated is true and nextOffset is the offset to pass to read on. Cheaper than a ' +
     'screenshot for reading articles, results and messages; use read_page or find for refs.',
   scope: 'tab',
+  errors: ['ref_stale'],
   input: z.strictObject({
     tabId: tabIdField,
     ref_id: z

@@ -3,7 +3,6 @@ import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
 import { DEFAULT_MAX_CHARS } from '../browser/snapshot.js';
 import { snapshotReply } from '../browser/snapshot-reply.js';
 import { settleTab } from '../browser/settle.js';
-import { isToolError } from '../errors.js';
 import { defineTool, tabIdField } from './tool.js';
 
 /** Longest wait for a loaded page to go quiet before its snapshot, ms. */
@@ -19,6 +18,7 @@ export const navigateTool = defineTool({
     'separate read_page is needed. A URL without a scheme gets https:// (http:// for localhost). A dialog raised while ' +
     'loading or leaving ends the call at once with dialog_open.',
   scope: 'tab',
+  errors: ['navigation_timeout', 'navigation_failed', 'origin_blocked'],
   input: z.strictObject({
     tabId: tabIdField,
     url: navigationTargetSchema.describe('The URL to load, or "back" / "forward".'),
@@ -40,7 +40,7 @@ export const navigateTool = defineTool({
     const unsettled = settle.settled ? undefined : `Still changing after ${(settle.waitedMs / 1000).toFixed(1)} s (${settle.busy}): this snapshot may be incomplete; wait_for a text or read_page again.`;
     // The load is done; a snapshot that fails (a frame mid-swap) must not turn the navigation into an error.
     const reply = await snapshotReply(context.tab, () => `${arrived.title || '(untitled)'} — ${arrived.url}`, { maxChars: DEFAULT_MAX_CHARS }).catch((error: unknown) => {
-      if (isToolError(error, 'dialog_open') || isToolError(error, 'browser_crashed')) throw error;
+      if (context.tab.isFatal(error)) throw error;
       return null;
     });
     if (!reply) return { structured: { ...arrived, snapshot_error: 'The page snapshot failed; call read_page.', ...(unsettled ? { note: unsettled } : {}) } };

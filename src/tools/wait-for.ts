@@ -36,6 +36,7 @@ export const waitForTool = defineTool({
     match: z.object({ ref: z.string(), role: z.string(), name: z.string() }).optional(),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  errors: ['ref_stale'],
   async handler({ tab, browserNow }, args) {
     if ((args.text === undefined) === (args.ref === undefined)) {
       throw new ToolError('invalid_arguments', 'text: give text or ref (one of them).', { field: args.text === undefined ? 'text' : 'ref' });
