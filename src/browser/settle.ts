@@ -5,7 +5,7 @@ import { requestsInFlight } from './network-log.js';
 import type { Tab } from './tab.js';
 
 /** How long the DOM must stay unchanged to count as quiet, ms. */
-const QUIET_MS = 60;
+const QUIET_MS = 120;
 
 export interface SettleOutcome {
   settled: boolean;
