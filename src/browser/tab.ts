@@ -248,14 +248,30 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
 
   /** The PNG as Firefox sends it (base64), for callers that pass it straight on. */
   async screenshotBase64(clip?: BrowsingContext.ClipRectangle): Promise<string> {
-    const result = await this.race(
-      this.bidi.send(
-        'browsingContext.captureScreenshot',
-        { context: this.context, origin: 'viewport', format: { type: 'image/png' }, ...(clip ? { clip } : {}) },
-        { timeout: this.timeouts.action },
-      ),
-    );
-    return result.data;
+    const capture = () =>
+      this.race(
+        this.bidi.send(
+          'browsingContext.captureScreenshot',
+          { context: this.context, origin: 'viewport', format: { type: 'image/png' }, ...(clip ? { clip } : {}) },
+          { timeout: this.timeouts.action },
+        ),
+      );
+    // Firefox cannot paint a tab whose document is being swapped; a screenshot is a read, so it is tried once more.
+    const swapping = (error: unknown) => error instanceof BidiError && /Unable to capture screenshot/i.test(error.message);
+    try {
+      return (await capture()).data;
+    } catch (error) {
+      if (!swapping(error)) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    try {
+      return (await capture()).data;
+    } catch (error) {
+      if (!swapping(error)) throw error;
+      throw new ToolError('timeout', `Firefox could not paint tab ${this.id} twice in a row: its page was being replaced. Take the screenshot again.`, {
+        tabId: this.id,
+      });
+    }
   }
 
   async setViewport(width: number, height: number, devicePixelRatio = 1): Promise<void> {

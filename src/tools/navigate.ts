@@ -16,7 +16,9 @@ export const navigateTool = defineTool({
       'cut short; redirects and same-page #hash changes count as arrived), or goes ' +
     '"back" / "forward" in its history. Returns the final URL and title and a snapshot of the new page with refs, so no ' +
     'separate read_page is needed. A URL without a scheme gets https:// (http:// for localhost). A dialog raised while ' +
-    'loading or leaving ends the call at once with dialog_open.',
+    'loading or leaving ends the call at once with dialog_open. When the page starts its own navigation before yours ' +
+    'loads, yours is re-issued once; `outcome` and `note` then say what happened (reissued, superseded: the page won ' +
+    'twice, navigated_on: your page loaded and moved on by itself) and url/title are where the tab ended up.',
   scope: 'tab',
   errors: ['navigation_timeout', 'navigation_failed', 'origin_blocked'],
   input: z.strictObject({
@@ -29,8 +31,9 @@ export const navigateTool = defineTool({
     snapshot: z.string().optional(),
     truncated: z.boolean().optional(),
     hint: z.string().optional(),
-    snapshot_error: z.string().optional(),
+    outcome: z.enum(['reissued', 'superseded', 'navigated_on']).optional(),
     note: z.string().optional(),
+    snapshot_error: z.string().optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   async handler(context, args) {
@@ -39,13 +42,15 @@ export const navigateTool = defineTool({
     const settle = await settleTab(context.tab, Math.min(SETTLE_MAX_MS, context.tab.timeouts.navigation));
     const unsettled = settle.settled ? undefined : `Still changing after ${(settle.waitedMs / 1000).toFixed(1)} s (${settle.busy}): this snapshot may be incomplete; wait_for a text or read_page again.`;
     // The load is done; a snapshot that fails (a frame mid-swap) must not turn the navigation into an error.
-    const reply = await snapshotReply(context.tab, () => `${arrived.title || '(untitled)'} — ${arrived.url}`, { maxChars: DEFAULT_MAX_CHARS }).catch((error: unknown) => {
+    const header = `${arrived.note ? `${arrived.note}\n` : ''}${arrived.title || '(untitled)'} — ${arrived.url}`;
+    const reply = await snapshotReply(context.tab, () => header, { maxChars: DEFAULT_MAX_CHARS }).catch((error: unknown) => {
       if (context.tab.isFatal(error)) throw error;
       return null;
     });
-    if (!reply) return { structured: { ...arrived, snapshot_error: 'The page snapshot failed; call read_page.', ...(unsettled ? { note: unsettled } : {}) } };
+    const note = [arrived.note, unsettled].filter(Boolean).join(' ');
+    if (!reply) return { structured: { ...arrived, snapshot_error: 'The page snapshot failed; call read_page.', ...(note ? { note } : {}) } };
     const { snap, text } = reply;
-    const structured = { ...arrived, snapshot: snap.snapshot, truncated: snap.truncated, ...(snap.hint ? { hint: snap.hint } : {}), ...(unsettled ? { note: unsettled } : {}) };
+    const structured = { ...arrived, snapshot: snap.snapshot, truncated: snap.truncated, ...(snap.hint ? { hint: snap.hint } : {}), ...(note ? { note } : {}) };
     return { structured, text: unsettled ? `${text}\n${unsettled}` : text };
   },
 });
