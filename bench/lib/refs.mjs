@@ -39,3 +39,26 @@ export function findRef(format, text, target) {
   const lower = wanted.toLowerCase();
   return entries.find((entry) => entry.name.toLowerCase().includes(lower))?.ref ?? null;
 }
+
+/**
+ * When no line names the target, an agent reads the tree: a `link [ref=e7]` line whose children spell the name
+ * ("code: json" then "text: — JSON encoder and decoder") is that link. Finds the nearest line above a line holding
+ * the name's last words that has a wanted role, a ref and a smaller indent.
+ */
+export function findRefAround(format, text, target) {
+  if (typeof target.name !== 'string' || format === 'chrome-devtools') return null;
+  const roles = [target.role, target.fallback].flat().filter(Boolean);
+  const tail = target.name.split(/\s+/).slice(-3).join(' ');
+  const lines = text.split('\n');
+  const indent = (line) => /^\s*/.exec(line)[0].length;
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].includes(tail)) continue;
+    for (let j = i - 1; j >= Math.max(0, i - 5); j--) {
+      if (indent(lines[j]) >= indent(lines[i])) continue;
+      const [entry] = parseRefs(format, lines[j]);
+      if (entry && roles.includes(entry.role)) return entry.ref;
+      break;
+    }
+  }
+  return null;
+}

@@ -6,22 +6,24 @@
 // Steps: click | dblclick | type (into a target) | key (a key press on the focused element).
 // `effect` on a step: text the page shows once that step worked; a reply to it saying it did not land
 // ("NOT delivered", "No change on the page") while that text then shows is counted as misleading.
+// `fallback` on a target: the role an agent clicks instead when the control itself has no ref (Playwright gives
+// none to Shoelace's visually hidden native checkbox, so its agent clicks the label text).
 
 const button = (name) => ({ role: 'button', name });
 
 export const TASKS = [
   // Shoelace 2.20 web components: shadow DOM, slotted labels, visually hidden native inputs.
   { id: 'sl-agree', app: 'Shoelace', title: 'tick "I agree to the terms"', start: '/apps/shoelace.html',
-    steps: [{ act: 'click', target: { role: 'checkbox', name: 'I agree to the terms' }, effect: 'change terms true' }],
+    steps: [{ act: 'click', target: { role: 'checkbox', name: 'I agree to the terms', fallback: 'generic' }, effect: 'change terms true' }],
     expect: 'change terms true' },
   { id: 'sl-untick', app: 'Shoelace', title: 'tick the terms box, then untick it', start: '/apps/shoelace.html',
     steps: [
-      { act: 'click', target: { role: 'checkbox', name: 'I agree to the terms' }, effect: 'change terms true' },
-      { act: 'click', target: { role: 'checkbox', name: 'I agree to the terms' }, effect: 'change terms false' },
+      { act: 'click', target: { role: 'checkbox', name: 'I agree to the terms', fallback: 'generic' }, effect: 'change terms true' },
+      { act: 'click', target: { role: 'checkbox', name: 'I agree to the terms', fallback: 'generic' }, effect: 'change terms false' },
     ],
     expect: 'change terms false' },
   { id: 'sl-switch', app: 'Shoelace', title: 'turn on the newsletter switch', start: '/apps/shoelace.html',
-    steps: [{ act: 'click', target: { role: 'switch', name: 'Send me the newsletter' }, effect: 'change news true' }],
+    steps: [{ act: 'click', target: { role: 'switch', name: 'Send me the newsletter', fallback: 'generic' }, effect: 'change news true' }],
     expect: 'change news true' },
   { id: 'sl-menu', app: 'Shoelace', title: 'open Actions and choose Help', start: '/apps/shoelace.html',
     steps: [

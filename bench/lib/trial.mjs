@@ -4,7 +4,7 @@
 // the page again, up to three times with a short pause (a target, up to four times) (apps finish rendering after the reply). Counted: calls and
 // the characters of every reply. A server with a search tool (firefox-use's `find`) is asked with the target's name
 // (or the task's proof) when a snapshot does not show it, as its agent guide says; flagged: replies that said an action did not land while its effect then showed.
-import { findRef } from './refs.mjs';
+import { findRef, findRefAround } from './refs.mjs';
 import { textOf } from './mcp.mjs';
 
 const DENIES = /NOT delivered|No change on the page/;
@@ -28,7 +28,7 @@ export async function runTask(adapter, server, handle, apps, task) {
   const read = (note) => call(adapter.ops.snapshot(handle), note);
   const locate = (target) => {
     for (const text of seen) {
-      const ref = findRef(adapter.format, text, target);
+      const ref = findRef(adapter.format, text, target) ?? (target.fallback ? findRef(adapter.format, text, { ...target, role: target.fallback }) : null) ?? findRefAround(adapter.format, text, target);
       if (ref) return ref;
     }
     return null;
