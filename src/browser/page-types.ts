@@ -56,6 +56,10 @@ export interface TargetSummary {
   name: string;
   /** tag#id.class */
   selector: string;
+  /** Share of the viewport (percent) the element covers, when it is most of it (coordinate aims only). */
+  covers?: number;
+  /** It is positioned (fixed or absolute) over the page: a mask, a modal backdrop, a transparent layer. */
+  overlay?: boolean;
 }
 
 /** A ref's element inside its document. */
@@ -117,6 +121,10 @@ export interface DeliveryReport {
   delivered: boolean;
   seen: string[];
   stray?: string[];
+  /** Delivered, but the later events went elsewhere because the page reacted to the first: what happened. */
+  after?: string;
+  /** Not delivered: where the missing events landed instead (`pointerdown went to generic (div#mask)`). */
+  landed?: string;
   /** For key actions: the element that held focus. */
   focus?: TargetSummary;
 }

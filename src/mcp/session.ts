@@ -16,6 +16,8 @@ export class Session {
   private readonly known = new Map<number, Tab>();
   private seenGeneration = 0;
   private lostTabs: number[] = [];
+  /** Tabs and popups the group's pages opened that no reply has reported yet. */
+  private unreported: Tab[] = [];
   private readonly unsubscribe: () => void;
   /** Removes this session's listener from the browser it is attached to (one listener per session, not per launch). */
   private detach: (() => void) | null = null;
@@ -29,7 +31,9 @@ export class Session {
     this.detach?.();
     if (this.closed) return;
     const onPopup = (tab: Tab) => {
-      if (tab.groupId === this.id) this.known.set(tab.id, tab);
+      if (tab.groupId !== this.id) return;
+      this.known.set(tab.id, tab);
+      this.unreported.push(tab);
     };
     browser.on('tabOpenedByPage', onPopup);
     this.detach = () => browser.off('tabOpenedByPage', onPopup);
@@ -53,6 +57,13 @@ export class Session {
     const ids = this.lostTabs.join(', ');
     this.lostTabs = [];
     return `Firefox had stopped and was restarted on the same profile; earlier tabs (${ids}) are gone.`;
+  }
+
+  /** The tabs pages opened since the last call that reported them (each is reported once); still-open ones only. */
+  takeOpenedTabs(): Tab[] {
+    const opened = this.unreported.filter((tab) => !tab.isClosed);
+    this.unreported = [];
+    return opened;
   }
 
   remember(tab: Tab): void {

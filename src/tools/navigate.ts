@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeDownloads, downloadsDuring } from '../browser/downloads.js';
 import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
 import { DEFAULT_MAX_CHARS } from '../browser/snapshot.js';
 import { snapshotReply } from '../browser/snapshot-reply.js';
@@ -25,10 +26,18 @@ export const navigateTool = defineTool({
     truncated: z.boolean().optional(),
     hint: z.string().optional(),
     snapshot_error: z.string().optional(),
+    /** The URL answered with a file: where it was saved; the tab stayed on `url`. */
+    downloads: z.array(z.object({ url: z.string(), file: z.string(), status: z.string(), path: z.string().optional() })).optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   async handler(context, args) {
-    const arrived = await navigateTab(context.tab, args.url, context.options);
+    // A URL whose response is a file starts a download and leaves the old page in place: say so, not "arrived".
+    const { result: arrived, downloads } = await downloadsDuring(context.tab, () => navigateTab(context.tab, args.url, context.options), { navigationWaitMs: 2_000 });
+    if (downloads.length) {
+      const files = downloads.map((d) => ({ url: d.url, file: d.suggestedFilename, status: d.status, ...(d.path ? { path: d.path } : {}) }));
+      const text = `That URL is a download, not a page. ${describeDownloads(downloads)}.\nTab ${context.tab.id} stays on ${arrived.title || '(untitled)'} — ${arrived.url}`;
+      return { structured: { ...arrived, downloads: files }, text };
+    }
     // The load is done; a snapshot that fails (a frame mid-swap) must not turn the navigation into an error.
     const reply = await snapshotReply(context.tab, () => `${arrived.title || '(untitled)'} — ${arrived.url}`, { maxChars: DEFAULT_MAX_CHARS }).catch((error: unknown) => {
       if (isToolError(error, 'dialog_open') || isToolError(error, 'browser_crashed')) throw error;

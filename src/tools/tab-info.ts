@@ -28,3 +28,24 @@ export async function describeTab(browser: Browser, tab: Tab, activeTabId: numbe
   }
   return info;
 }
+
+/**
+ * A tab a page just opened, once it has left its first about:blank and parsed enough to have a title (bounded:
+ * a popup that stays blank, or a slow page, is described as it is then).
+ */
+export async function describeOpenedTab(browser: Browser, tab: Tab, waitMs: number): Promise<TabInfo> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    if (tab.isClosed) break;
+    const info = await tab.callPage<PageInfo>('pageInfo', {}, { timeout: 500 }).catch(() => null);
+    if (info && info.url !== 'about:blank' && info.readyState !== 'loading') break;
+    if (Date.now() > deadline || tab.dialog) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return describeTab(browser, tab, null);
+}
+
+/** One line per opened tab, for the reply of the call during which a page opened it. */
+export function openedTabLines(tabs: TabInfo[]): string {
+  return tabs.map((tab) => `Opened tab ${tab.tabId} (joined this group; use tabId ${tab.tabId}): ${tab.title || '(untitled)'} — ${tab.url}`).join('\n');
+}
