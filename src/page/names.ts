@@ -1,6 +1,7 @@
 // Accessible names and the states shown after them, following the order of the accname spec in a simplified form:
 // aria-labelledby, aria-label, native labels (label, alt, legend, caption), content for roles named by content,
 // then title and placeholder.
+import { ICON_ROLES, iconName } from './icon-name.js';
 import { BLOCK_TAGS, NAME_FROM_CONTENT, SKIPPED_TAGS } from './roles.js';
 
 export const NAME_LIMIT = 100;
@@ -80,7 +81,7 @@ export function nameOf(element: Element, role: string): string {
   if (title && title.trim()) return clip(squash(title));
   const placeholder = element.getAttribute('placeholder') ?? element.getAttribute('aria-placeholder');
   if (placeholder && placeholder.trim()) return clip(squash(placeholder));
-  return '';
+  return ICON_ROLES.has(role) ? clip(squash(iconName(element))) : '';
 }
 
 function nativeName(element: Element): string {
