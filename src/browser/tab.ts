@@ -99,6 +99,14 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     });
   }
 
+  /**
+   * The top document's title as last read by any page call: a page waiting on a dialog cannot be asked, and
+   * tabs_context_mcp shows this instead of "(untitled)".
+   */
+  lastTitle = '';
+  /** The URL that went with `lastTitle`. */
+  lastUrl = '';
+
   setDialog(dialog: OpenDialog | null): void {
     this.dialog = dialog;
     if (dialog) this.emit('dialog', dialog);
@@ -138,6 +146,11 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     const answer = JSON.parse(text) as PageAnswer<T>;
     if (!answer.ok) {
       throw new ToolError(answer.error.code as ToolError['code'], answer.error.message, { ...(answer.error.details ?? {}), tabId: this.id });
+    }
+    const value = answer.value as { title?: unknown; url?: unknown } | null;
+    if (context === this.context && value && typeof value === 'object' && typeof value.title === 'string' && typeof value.url === 'string') {
+      this.lastTitle = value.title;
+      this.lastUrl = value.url;
     }
     return answer.value;
   }

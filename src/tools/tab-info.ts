@@ -17,10 +17,11 @@ export type TabInfo = z.infer<typeof tabInfoSchema>;
 export async function describeTab(browser: Browser, tab: Tab, activeTabId: number | null): Promise<TabInfo> {
   const tree = await browser.bidi.send('browsingContext.getTree', { root: tab.context, maxDepth: 0 }, { timeout: 2_000 }).catch(() => null);
   const url = tree?.contexts[0]?.url ?? '';
-  let title = '';
+  // A page behind a dialog cannot answer: its title as last read stands in.
+  let title = tab.lastTitle;
   if (!tab.dialog) {
     const info = await tab.callPage<PageInfo>('pageInfo', {}, { timeout: 1_000 }).catch(() => null);
-    title = info?.title ?? '';
+    title = info?.title ?? title;
   }
   const info: TabInfo = { tabId: tab.id, url, title, active: tab.id === activeTabId };
   if (tab.dialog) {
