@@ -31,8 +31,8 @@ export default tseslint.config(
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
       // The SDK's request handlers and our tool handlers are async by contract even when one has nothing to await.
       '@typescript-eslint/require-await': 'off',
-      // With noUncheckedIndexedAccess off, `row[i]!` is a no-op, but it marks reads the code relies on being there
-      // and keeps compiling if the option is turned on; not worth churn in every file.
+      // `row[i]!` marks reads the code relies on being there; many predate noUncheckedIndexedAccess and say so
+      // twice. Not worth churn in every file.
       '@typescript-eslint/no-unnecessary-type-assertion': 'off',
       // File-name and output sanitizers match control characters on purpose.
       'no-control-regex': 'off',

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Writes docs/tools.md from the tools themselves: names, descriptions, zod input/output schemas (dist/tools), and
-// the error codes their source can raise (src/tools and the modules each imports). Run after `npm run build`.
+// Writes docs/tools.md from the tools themselves: names, descriptions, zod input/output schemas and the error codes
+// each declares (dist/tools), with the meanings of src/errors.ts. Run after `npm run build`.
 //   node scripts/gen-tools-doc.mjs           rewrite docs/tools.md
 //   node scripts/gen-tools-doc.mjs --check   exit 1 when docs/tools.md differs from what would be written
-import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -14,31 +14,10 @@ const check = process.argv.includes('--check');
 
 const { allTools } = await import(join(ROOT, 'dist', 'tools', 'index.js'));
 const { defaultOptions } = await import(join(ROOT, 'dist', 'config.js'));
+const { errorCodesOf } = await import(join(ROOT, 'dist', 'tools', 'tool.js'));
 
-// What each contract code means for the caller. Every code of ErrorCode (src/errors.ts) must have a line here.
-const MEANING = {
-  invalid_arguments: 'The arguments do not fit the schema; `field` names the culprit. Nothing was done.',
-  tab_not_in_group: 'The tabId belongs to no tab of this session. Call tabs_context_mcp for valid ids.',
-  tab_closed: 'The tab (or the frame addressed) is gone. Pick another tab or open one.',
-  dialog_open: 'A JavaScript dialog blocks the tab. Answer it with firefox_dialog, then go on.',
-  no_dialog: 'firefox_dialog was called but no dialog is open on that tab.',
-  ref_stale: 'The ref no longer points at a live element (`reason`: element_removed, not_in_snapshot, other_document). Take a new snapshot.',
-  ref_hidden: 'The element exists but is not visible or has no size. Scroll, open its container, or pick another.',
-  ambiguous_target: 'The target matches more than one element. Use a ref from a fresh snapshot.',
-  target_occluded: 'Another element covers the target point (`details` say which). Close the overlay or use a ref.',
-  out_of_viewport: 'The coordinate lies outside the viewport. Scroll or use a ref, which scrolls for you.',
-  navigation_timeout: 'The page did not finish loading in time. The tab shows whatever had loaded.',
-  navigation_failed: 'The URL could not be loaded (DNS, refused connection, bad scheme).',
-  timeout: 'The browser did not answer in time. With `unknown_effects: true` the action may have happened: look before you retry.',
-  origin_blocked: 'The URL is outside --allowed-origins or inside --blocked-origins. Nothing was loaded.',
-  browser_crashed: 'Firefox went away. The next call starts a new one; tabs and refs from before are gone.',
-  profile_locked: 'Another Firefox uses this profile. Close it, or start with --isolated or another --profile.',
-  firefox_not_found: 'No Firefox binary was found. Install it or set --firefox / FIREFOX_BIN.',
-  launch_failed: 'Firefox was found but did not start; the message carries its output.',
-  javascript_error: 'The code passed to javascript_tool threw; the message carries its error.',
-  not_found: 'What was asked for does not exist (a file, an element, a history entry).',
-  internal_error: 'A bug in firefox-use. The message says where; please report it.',
-};
+// What each contract code means for the caller: the one list, in src/errors.ts.
+const { ERROR_CODES: MEANING } = await import(join(ROOT, 'dist', 'errors.js'));
 
 // Example calls (validated against each tool's input schema) and, where written, example results (validated
 // against its output schema). A tool without one gets an example built from its schema.
@@ -117,48 +96,6 @@ function typeOf(schema) {
 
 const cell = (text) => String(text ?? '').replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 
-/** Codes of ErrorCode as declared in src/errors.ts. */
-function declaredCodes() {
-  const source = readFileSync(join(ROOT, 'src', 'errors.ts'), 'utf8');
-  const union = /export type ErrorCode =([^;]+);/.exec(source);
-  return union ? [...union[1].matchAll(/'([a-z_]+)'/g)].map((m) => m[1]) : [];
-}
-
-/** Contract codes raised in a source file: `new ToolError('code'`, `PageError('code'`, or 'code' strings of the union. */
-function codesIn(file, codes) {
-  if (!existsSync(file)) return [];
-  const text = readFileSync(file, 'utf8');
-  return codes.filter((code) => new RegExp(`(ToolError|PageError|code:)\\s*\\(?\\s*'${code}'|'${code}'`).test(text));
-}
-
-/** The tool's source file and the local modules it imports (one level deep, not the shared plumbing). */
-function sourcesOf(toolName) {
-  const dir = join(ROOT, 'src', 'tools');
-  for (const entry of readdirSync(dir)) {
-    if (!entry.endsWith('.ts')) continue;
-    const file = join(dir, entry);
-    const text = readFileSync(file, 'utf8');
-    if (!new RegExp(`name:\\s*'${toolName}'`).test(text)) continue;
-    const imports = [...text.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)]
-      .map((m) => resolve(dir, `${m[1]}.ts`))
-      .filter((path) => !/\/(tool|errors|index)\.ts$/.test(path) && !path.includes('/bidi/'));
-    return [file, ...imports];
-  }
-  return [];
-}
-
-function errorCodesOf(tool, codes) {
-  const found = new Set(['invalid_arguments']);
-  if (tool.scope === 'tab') {
-    for (const code of ['tab_not_in_group', 'tab_closed', 'timeout', 'browser_crashed']) found.add(code);
-    if (!tool.worksWithDialog) found.add('dialog_open');
-  }
-  for (const file of sourcesOf(tool.name)) for (const code of codesIn(file, codes)) found.add(code);
-  for (const code of codes) if (new RegExp(`\\b${code}\\b`).test(tool.description)) found.add(code);
-  found.delete('internal_error');
-  return codes.filter((code) => found.has(code));
-}
-
 function example(tool) {
   const given = EXAMPLES[tool.name];
   const inputSchema = z.toJSONSchema(tool.input, { io: 'input' });
@@ -182,7 +119,7 @@ function example(tool) {
   return { args, result };
 }
 
-function renderTool(tool, codes) {
+function renderTool(tool) {
   const inputSchema = z.toJSONSchema(tool.input, { io: 'input' });
   const lines = [`## \`${tool.name}\``, ''];
   if (tool.title) lines.push(`**${tool.title}**${tool.scope === 'tab' ? ' · acts on one tab' : ' · session-wide'}` + annotationText(tool.annotations), '');
@@ -202,7 +139,7 @@ function renderTool(tool, codes) {
   const { args, result } = example(tool);
   lines.push('', '### Example', '', 'Call:', '', '```json', JSON.stringify({ name: tool.name, arguments: args }, null, 2), '```', '');
   lines.push('Result (`structuredContent`; the text content carries a short rendering of it):', '', '```json', JSON.stringify(result, null, 2), '```', '');
-  lines.push('### Error codes', '', ...errorCodesOf(tool, codes).map((code) => `- \`${code}\`: ${MEANING[code] ?? '(no description yet)'}`), '');
+  lines.push('### Error codes', '', ...errorCodesOf(tool).map((code) => `- \`${code}\`: ${MEANING[code] ?? '(no description yet)'}`), '');
   return lines;
 }
 
@@ -214,8 +151,10 @@ function annotationText(annotations = {}) {
   return marks.length ? ` · ${marks.join(', ')}` : '';
 }
 
-const codes = declaredCodes();
-for (const code of codes) if (!MEANING[code]) problems.push(`error code ${code} (src/errors.ts) has no meaning in scripts/gen-tools-doc.mjs`);
+const codes = Object.keys(MEANING);
+// docs/agents.md says what an agent should do about each code, in a table row of its own.
+const agentsDoc = readFileSync(join(ROOT, 'docs', 'agents.md'), 'utf8');
+for (const code of codes) if (!new RegExp(`^\\|[^|\\n]*\`${code}\``, 'm').test(agentsDoc)) problems.push(`error code ${code} (src/errors.ts) has no row in docs/agents.md`);
 
 const lines = [
   '# Tools',
@@ -231,11 +170,12 @@ const lines = [
   ...allTools.map((tool) => `| [\`${tool.name}\`](#${tool.name}) | ${cell(tool.description.split(/(?<=\.)\s/)[0])} |`),
   '',
 ];
-for (const tool of allTools) lines.push(...renderTool(tool, codes));
+for (const tool of allTools) lines.push(...renderTool(tool));
 lines.push('## Error codes', '', '| code | meaning and what to do |', '|---|---|', ...codes.map((code) => `| \`${code}\` | ${cell(MEANING[code])} |`), '');
 const text = lines.join('\n');
 
 for (const problem of problems) process.stderr.write(`gen-tools-doc: ${problem}\n`);
+if (check && problems.length > 0) process.exit(1);
 if (check) {
   const current = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '';
   if (current !== text) {

@@ -100,6 +100,27 @@ describe('hostile pages', function () {
         if (result.isError) expect(KNOWN.has(result.structuredContent.error.code), server.text(result)).to.equal(true);
       }
     }
-    await server.ok('navigate', { tabId, url: fixtures.url('/index.html') });
+    // Leaving it: ours arrives (maybe re-issued once), or the page won twice and the reply says so.
+    const left = await server.ok('navigate', { tabId, url: fixtures.url('/index.html') });
+    const { url, outcome, note } = left.structuredContent;
+    if (outcome === 'superseded') expect(note).to.include('/index.html');
+    else expect(url).to.equal(fixtures.url('/index.html'));
+  });
+
+  it("re-issues a navigation that the page's own navigation superseded, and says so", async function () {
+    await server.ok('navigate', { tabId, url: fixtures.url('/hostile/renav-on-leave.html') });
+    const target = fixtures.url('/slow?ms=1000&from=agent');
+    const result = await server.ok('navigate', { tabId, url: target });
+    expect(result.structuredContent.url).to.equal(target);
+    expect(result.structuredContent.outcome).to.equal('reissued');
+    expect(server.text(result)).to.include('re-issued');
+  });
+
+  it('answers with where the tab ended up when the page supersedes the navigation twice', async function () {
+    await server.ok('navigate', { tabId, url: fixtures.url('/hostile/renav-on-leave.html?always') });
+    const result = await server.ok('navigate', { tabId, url: fixtures.url('/slow?ms=1000&from=agent') });
+    expect(result.structuredContent.outcome).to.equal('superseded');
+    expect(result.structuredContent.url).to.equal(fixtures.url('/slow?ms=600&from=page'));
+    expect(server.text(result)).to.include('replaced the one to');
   });
 });

@@ -1,4 +1,4 @@
-// Post-action deltas on the server side. beginDelta starts a MutationObserver in the page before an action;
+// Post-action deltas on the server side. A DeltaWatch starts a MutationObserver in the page before an action;
 // finish() renders only what the action changed (the target, what appeared, `- removed: …` lines) and names a
 // menu, listbox or dialog it opened. When the action loaded another document, finish() returns a capped full
 // snapshot instead.
@@ -52,11 +52,6 @@ export interface DeltaHandle {
   afterNavigation(options?: Pick<DeltaFinishOptions, 'maxChars'>): Promise<DeltaOutcome>;
 }
 
-export interface BeginDeltaOptions {
-  /** Also watch this frame (the target's frame) when it is not the top-level one. */
-  frameContext?: string;
-}
-
 let tokens = 0;
 
 /**
@@ -88,7 +83,7 @@ export class DeltaWatch implements DeltaHandle {
         .map(async (context) => {
           this.started.set(context, null);
           const value = await this.tab.callPage<{ docId: string }>('deltaStart', this.startArgs, { context }).catch((error: unknown) => {
-            if (isToolError(error, 'dialog_open') || isToolError(error, 'tab_closed') || isToolError(error, 'browser_crashed')) throw error;
+            if (this.tab.isFatal(error, context)) throw error;
             return null;
           });
           this.started.set(context, value?.docId ?? null);
@@ -133,19 +128,6 @@ function targetIn(tab: Tab, targetRef: string | undefined): { context: string; d
   } catch {
     return undefined;
   }
-}
-
-/**
- * Starts watching the tab's top-level document (and `frameContext`, if given) for changes, one page call each.
- * Call it right before an action and `finish()` right after. If it cannot start (the page is busy loading),
- * finish() still works and falls back to a full snapshot.
- */
-export async function beginDelta(tab: Tab, options: BeginDeltaOptions = {}): Promise<DeltaHandle> {
-  const watch = new DeltaWatch(tab);
-  const contexts = [tab.context];
-  if (options.frameContext && options.frameContext !== tab.context) contexts.push(options.frameContext);
-  await watch.startIn(contexts);
-  return watch;
 }
 
 async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOptions): Promise<DeltaOutcome> {
@@ -204,7 +186,7 @@ async function fullSnapshot(tab: Tab, maxChars: number, oldDocId?: string): Prom
   const deadline = Date.now() + 3_000;
   while (Date.now() < deadline) {
     const info = await tab.callPage<PageInfo>('pageInfo').catch((error: unknown) => {
-      if (isToolError(error, 'dialog_open') || isToolError(error, 'tab_closed') || isToolError(error, 'browser_crashed')) throw error;
+      if (tab.isFatal(error)) throw error;
       return null;
     });
     if (info && info.readyState !== 'loading' && (oldDocId === undefined || info.docId !== oldDocId)) break;

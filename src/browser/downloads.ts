@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
-import { mkdir } from 'node:fs/promises';
 import type { Network } from 'webdriver-bidi-protocol';
 import type { Browser } from './browser.js';
+import { makeOutputDir } from './output.js';
 import type { Tab } from './tab.js';
 
 export interface Download {
@@ -16,17 +16,15 @@ export interface Download {
 }
 
 interface TabDownloads {
-  recent: Download[];
   events: EventEmitter<{ begin: [Download]; end: [Download] }>;
 }
 
-const RECENT = 50;
 const byTab = new WeakMap<Tab, TabDownloads>();
 
 function stateOf(tab: Tab): TabDownloads {
   let state = byTab.get(tab);
   if (!state) {
-    state = { recent: [], events: new EventEmitter() };
+    state = { events: new EventEmitter() };
     byTab.set(tab, state);
   }
   return state;
@@ -42,11 +40,8 @@ export async function attachDownloads(browser: Browser, outputDir: string): Prom
     const tab = browser.tabForContext(event.context);
     if (!tab) return;
     const download: Download = { id: event.download, url: event.url, suggestedFilename: event.suggestedFilename, status: 'in_progress', startedAt: event.timestamp };
-    const state = stateOf(tab);
-    state.recent.push(download);
-    if (state.recent.length > RECENT) state.recent.shift();
     all.set(download.id, { tab, download });
-    state.events.emit('begin', download);
+    stateOf(tab).events.emit('begin', download);
   });
   browser.bidi.on('browsingContext.downloadEnd', (event) => {
     const known = all.get(event.download);
@@ -56,13 +51,8 @@ export async function attachDownloads(browser: Browser, outputDir: string): Prom
     if (event.status === 'complete' && event.filepath) known.download.path = event.filepath;
     stateOf(known.tab).events.emit('end', known.download);
   });
-  await mkdir(outputDir, { recursive: true });
+  await makeOutputDir(outputDir);
   await browser.bidi.send('browser.setDownloadBehavior', { downloadBehavior: { type: 'allowed', destinationFolder: outputDir } });
-}
-
-/** The tab's latest downloads, oldest first. */
-export function recentDownloads(tab: Tab): Download[] {
-  return [...stateOf(tab).recent];
 }
 
 export interface DownloadWatchOptions {

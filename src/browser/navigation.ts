@@ -1,8 +1,10 @@
+import type { BrowsingContext } from 'webdriver-bidi-protocol';
 import { z } from 'zod';
 import { BidiError } from '../bidi/connection.js';
 import type { ServerOptions } from '../config.js';
 import { ToolError, isToolError } from '../errors.js';
 import { assertOriginAllowed } from './origins.js';
+import { assertSchemeAllowed } from './schemes.js';
 import type { PageInfo } from './page-types.js';
 import type { Tab } from './tab.js';
 
@@ -22,9 +24,24 @@ export function normalizeUrl(input: string): string {
   }
 }
 
+/**
+ * The URL `target` would load, after the checks every navigation passes: refused schemes (file:, javascript:) and the
+ * origin lists. Throws origin_blocked before anything is touched.
+ */
+export function checkedUrl(target: string, options: ServerOptions): string {
+  const url = normalizeUrl(target);
+  assertSchemeAllowed(url, options);
+  assertOriginAllowed(url, options);
+  return url;
+}
+
 export interface Arrival {
   url: string;
   title: string;
+  /** Set when another navigation replaced the agent's: re-issued and arrived, superseded twice, or arrived and moved on. */
+  outcome?: 'reissued' | 'superseded' | 'navigated_on';
+  /** What happened, in words, when `outcome` is set. */
+  note?: string;
 }
 
 /** Loads `target` (a URL, "back" or "forward") and waits for the document to be complete. */
@@ -44,16 +61,100 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
     }
     return waitForLoad(tab, started + timeout);
   }
-  const url = normalizeUrl(target);
-  assertOriginAllowed(url, options);
+  const url = checkedUrl(target, options);
+  const deadline = started + timeout;
+  const watch = new NavigationWatch(tab);
   try {
-    await tab.race(tab.bidi.send('browsingContext.navigate', { context: tab.context, url, wait: 'complete' }, { timeout, write: true }));
-  } catch (error) {
-    throw blockedDuring(tab, started) ?? navigationError(error, tab, timeout);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const remaining = Math.max(1_000, deadline - Date.now());
+        // A javascript: URL (with --allow-javascript) runs in the page and loads nothing: there is no load to wait for.
+        const wait = url.startsWith('javascript:') ? 'none' : 'complete';
+        await tab.race(tab.bidi.send('browsingContext.navigate', { context: tab.context, url, wait }, { timeout: remaining, write: true }));
+        break;
+      } catch (error) {
+        const blocked = blockedDuring(tab, started);
+        if (blocked) throw blocked;
+        if (!isAborted(error)) throw navigationError(error, tab, timeout);
+        // Another navigation (the page's own, most often) replaced ours: an outcome, not a failure.
+        watch.abortedOnce = true;
+        if (watch.committed(url)) {
+          await watch.settled(deadline);
+          const arrival = await waitForLoad(tab, deadline);
+          return { ...arrival, outcome: 'navigated_on', note: `${url} loaded and then navigated itself to ${arrival.url}.` };
+        }
+        if (attempt === 1) continue;
+        await watch.settled(deadline);
+        const arrival = await waitForLoad(tab, deadline);
+        return {
+          ...arrival,
+          outcome: 'superseded',
+          note: `The page's own navigation replaced the one to ${url} twice (it was re-issued once); the tab is at ${arrival.url}.`,
+        };
+      }
+    }
+    const blocked = blockedDuring(tab, started);
+    if (blocked) throw blocked;
+    const arrival = await currentPage(tab);
+    if (!watch.abortedOnce) return arrival;
+    return { ...arrival, outcome: 'reissued', note: `The page's own navigation replaced the one to ${url} before it loaded; it was re-issued and arrived.` };
+  } finally {
+    watch.dispose();
   }
-  const blocked = blockedDuring(tab, started);
-  if (blocked) throw blocked;
-  return currentPage(tab);
+}
+
+/** Firefox's words for a navigation that another one replaced before it finished. */
+function isAborted(error: unknown): boolean {
+  return error instanceof BidiError && /NS_BINDING_ABORTED|aborted by another navigation|navigation canceled|new navigation interrupted/i.test(error.message);
+}
+
+const withoutHash = (url: string): string => url.replace(/#.*$/, '');
+
+/** The tab's navigations seen while one navigate call runs: which started, and which committed a document. */
+class NavigationWatch {
+  private readonly started: { id: string; url: string }[] = [];
+  /** Navigations that got their own document. */
+  private readonly committedIds = new Set<string>();
+  /** Navigations that ended without one (aborted, failed). */
+  private readonly endedIds = new Set<string>();
+  private readonly stops: (() => void)[];
+  /** A navigation of this call was replaced by another one. */
+  abortedOnce = false;
+
+  constructor(tab: Tab) {
+    const commit = (event: BrowsingContext.NavigationInfo): void => {
+      if (event.context === tab.context && event.navigation) this.committedIds.add(event.navigation);
+    };
+    const end = (event: BrowsingContext.NavigationInfo): void => {
+      if (event.context === tab.context && event.navigation) this.endedIds.add(event.navigation);
+    };
+    this.stops = [
+      tab.bidi.on('browsingContext.navigationStarted', (event) => {
+        if (event.context === tab.context && event.navigation) this.started.push({ id: event.navigation, url: event.url });
+      }),
+      tab.bidi.on('browsingContext.navigationCommitted', commit),
+      tab.bidi.on('browsingContext.navigationFailed', end),
+    ];
+  }
+
+  /** Whether a navigation to `url` started during this call and got as far as its own document. */
+  committed(url: string): boolean {
+    const target = withoutHash(url);
+    return this.started.some((navigation) => withoutHash(navigation.url) === target && this.committedIds.has(navigation.id));
+  }
+
+  /** Waits until the newest navigation that started has committed or ended, so the tab shows whichever won. */
+  async settled(deadline: number): Promise<void> {
+    while (Date.now() < deadline) {
+      const newest = this.started.at(-1);
+      if (!newest || this.committedIds.has(newest.id) || this.endedIds.has(newest.id)) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  dispose(): void {
+    for (const stop of this.stops) stop();
+  }
 }
 
 /** A redirect (or the page itself) that the origin rules refused while this navigation ran. */
@@ -81,7 +182,7 @@ async function waitForLoad(tab: Tab, deadline: number): Promise<Arrival> {
   for (;;) {
     const info = await tab.callPage<PageInfo>('pageInfo').catch((error: unknown) => {
       // The document may be swapped between two polls; only a dialog or a closed tab ends the wait.
-      if (isToolError(error, 'dialog_open') || isToolError(error, 'tab_closed') || isToolError(error, 'browser_crashed')) throw error;
+      if (tab.isFatal(error)) throw error;
       return null;
     });
     if (info?.readyState === 'complete') return { url: info.url, title: info.title };

@@ -1,6 +1,5 @@
 // read_page on the server side: runs the page's snapshot in the top frame and in every child frame it shows,
 // stitches each frame's lines under its iframe line, and turns page-local ids into global refs.
-import { isToolError } from '../errors.js';
 import { browserOf, mapFrames } from './frames.js';
 import type { PageSnapshot, SnapshotHint } from './page-types.js';
 import { resolveRef } from './resolve.js';
@@ -120,7 +119,7 @@ async function collect(
       const depth = args.depth === undefined ? undefined : Math.max(0, args.depth - frame.depth);
       await collect(tab, child, { mode: args.mode, depth, maxChars: room }, indent + frame.depth, into);
     } catch (error) {
-      if (isToolError(error, 'dialog_open') || isToolError(error, 'browser_crashed')) throw error;
+      if (tab.isFatal(error, child)) throw error;
       into.lines.push(`${pad}${'  '.repeat(frame.depth)}- (frame not readable: ${(error as Error).message.slice(0, 80)})`);
     }
     for (let i = before; i < into.lines.length; i++) used += into.lines[i]!.length + 1;

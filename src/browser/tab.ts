@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { BrowsingContext, Input, Script } from 'webdriver-bidi-protocol';
 import type { BidiConnection } from '../bidi/connection.js';
 import { BidiError } from '../bidi/connection.js';
-import { ToolError } from '../errors.js';
+import { ToolError, isToolError } from '../errors.js';
 import { CALL_STUB, ELEMENT_STUB, NOT_INSTALLED, SANDBOX, pageScriptSource, type PageAnswer } from './page-script.js';
 
 export interface OpenDialog {
@@ -121,6 +121,16 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
       throw new ToolError('tab_closed', `Tab ${this.id} is gone: ${by}.`, { tabId: this.id, reason: this.closedReason });
     }
     if (this.dialog) throw dialogError(this.id, this.dialog);
+  }
+
+  /**
+   * Whether a failed call in `context` (a frame of this tab, or the tab itself) ends what the caller was doing on
+   * this tab: a dialog blocks it, Firefox is gone, or the tab is. A frame that vanished while the tab lives is not
+   * fatal: callers leave that frame out and go on.
+   */
+  isFatal(error: unknown, context = this.context): boolean {
+    if (isToolError(error, 'dialog_open') || isToolError(error, 'browser_crashed')) return true;
+    return isToolError(error, 'tab_closed') && (this.isClosed || context === this.context);
   }
 
   /** Calls a page-script operation in the sandbox realm, installing the scripts first if this document lacks them. */
@@ -251,14 +261,30 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
 
   /** The PNG as Firefox sends it (base64), for callers that pass it straight on. */
   async screenshotBase64(clip?: BrowsingContext.ClipRectangle): Promise<string> {
-    const result = await this.race(
-      this.bidi.send(
-        'browsingContext.captureScreenshot',
-        { context: this.context, origin: 'viewport', format: { type: 'image/png' }, ...(clip ? { clip } : {}) },
-        { timeout: this.timeouts.action },
-      ),
-    );
-    return result.data;
+    const capture = () =>
+      this.race(
+        this.bidi.send(
+          'browsingContext.captureScreenshot',
+          { context: this.context, origin: 'viewport', format: { type: 'image/png' }, ...(clip ? { clip } : {}) },
+          { timeout: this.timeouts.action },
+        ),
+      );
+    // Firefox cannot paint a tab whose document is being swapped; a screenshot is a read, so it is tried once more.
+    const swapping = (error: unknown) => error instanceof BidiError && /Unable to capture screenshot/i.test(error.message);
+    try {
+      return (await capture()).data;
+    } catch (error) {
+      if (!swapping(error)) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    try {
+      return (await capture()).data;
+    } catch (error) {
+      if (!swapping(error)) throw error;
+      throw new ToolError('timeout', `Firefox could not paint tab ${this.id} twice in a row: its page was being replaced. Take the screenshot again.`, {
+        tabId: this.id,
+      });
+    }
   }
 
   async setViewport(width: number, height: number, devicePixelRatio = 1): Promise<void> {

@@ -1,7 +1,8 @@
 // One page call before and one after each input action. Before: aim (guard), arm the probes, start the delta's
 // watch. After: finish the drag, read the probes, render the delta. Each round trip saved is ~2-4 ms per action.
 import type { ActionConclusion, ActionPreparation, PageDelta, PrepareArgs, ConcludeArgs } from '../browser/page-types.js';
-import { armDelivery, deepActiveElement, deliveredSoFar, readDelivery, waitUntil } from './delivery.js';
+import { armDelivery, deepActiveElement, deliveredSoFar, readDelivery } from './delivery.js';
+import { waitUntil } from './wait.js';
 import { deltaFinish, deltaStart } from './delta.js';
 import { armDragWatch, finishDragWatch } from './drag.js';
 import { PageError } from './errors.js';

@@ -1,6 +1,6 @@
 // Delivery checks: capture-phase listeners on the window, installed from the sandbox (the page cannot see or
 // remove them), record which trusted events reached the target of an action.
-import type { DeliveryArgs, DeliveryReport, GuardArgs } from '../browser/page-types.js';
+import type { DeliveryArgs, DeliveryReport } from '../browser/page-types.js';
 import { describe, summarize } from './describe.js';
 import { documentId } from './registry.js';
 import { targetOf } from './guard.js';
@@ -42,7 +42,7 @@ function reached(event: Event, target: Element, origin: Element | null): boolean
 export function armDelivery(args: DeliveryArgs): { armed: true; docId: string } {
   disarm(args.token);
   const watch: Watch = {
-    target: targetOf({ ref: args.ref as GuardArgs | undefined, point: args.point }),
+    target: targetOf({ ref: args.ref, point: args.point }),
     followFocus: !args.ref && !args.point,
     atPoint: !args.ref && Boolean(args.point),
     seen: new Set(),
@@ -125,19 +125,4 @@ export function readDelivery(args: { token: string; need: string[] }): DeliveryR
 
 function where(watch: Watch, type: string): string {
   return watch.strayAt.get(type) ?? 'another document';
-}
-
-/** Task turns (cheap, and not clamped in background tabs) until `done` or `ms` have passed. */
-export async function waitUntil(done: () => boolean, ms: number): Promise<void> {
-  const until = performance.now() + ms;
-  while (!done() && performance.now() < until) {
-    await new Promise<void>((resolve) => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => {
-        channel.port1.close();
-        resolve();
-      };
-      channel.port2.postMessage(null);
-    });
-  }
 }

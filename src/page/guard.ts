@@ -4,7 +4,7 @@ import { coverage, describe, summarize } from './describe.js';
 import { PageError } from './errors.js';
 import { frameOrigin } from './frames.js';
 import { documentId, elementFor, localIdOf } from './registry.js';
-import { waitUntil } from './delivery.js';
+import { waitUntil } from './wait.js';
 import { composedContains, hitsTarget } from './hit.js';
 
 /** The element at a viewport point, looking into open shadow roots (elementFromPoint stops at the host). */

@@ -33,6 +33,8 @@ interface Flags {
   hiddenText: boolean;
   /** Out-of-viewport checks do not apply (a subtree asked for by ref). */
   anywhere: boolean;
+  /** Directly inside a row: its header cells are shown too, since a grid sorts by clicking them. */
+  inRow?: boolean;
 }
 
 interface Pending {
@@ -203,8 +205,9 @@ export class SnapshotWalker {
     const role = roleOf(element);
     // renders() said it has a box, so one more call tells visibility:hidden apart.
     const hidden = !element.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions);
-    const childFlags: Flags = { ...flags, hiddenText: hidden, anywhere: flags.anywhere || anywhere };
-    if (!role || (flags.onlyControls && !INTERACTIVE.has(role) && role !== 'iframe')) {
+    const childFlags: Flags = { ...flags, hiddenText: hidden, anywhere: flags.anywhere || anywhere, inRow: role === 'row' || (!role && flags.inRow) };
+    const shownInRow = flags.inRow === true && (role === 'columnheader' || role === 'rowheader');
+    if (!role || (flags.onlyControls && !INTERACTIVE.has(role) && role !== 'iframe' && !shownInRow)) {
       const block = BLOCK_TAGS.has(tag);
       if (block) this.flushText();
       if ((tag === 'label' && (element as HTMLLabelElement).control) || tag === 'legend' || tag === 'figcaption' || tag === 'caption') childFlags.quiet = true;

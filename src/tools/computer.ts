@@ -121,6 +121,7 @@ export const computerTool = defineTool({
     'mis-clicked if hidden, removed or covered) or with coordinate from your latest screenshot. Actions report whether the events ' +
     'reached the target and what changed on the page. A native dialog blocks the tab until firefox_dialog handles it.',
   scope: 'tab',
+  errors: ['ref_stale', 'ref_hidden', 'target_occluded', 'out_of_viewport'],
   input: computerInput,
   output: computerOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },

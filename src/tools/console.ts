@@ -26,6 +26,7 @@ export const readConsoleTool = defineTool({
     `oldest first. The tab keeps the latest ${CONSOLE_CAPACITY}; older ones are dropped and their number is reported. Filter with ` +
     'pattern (a regular expression, case-insensitive) and onlyErrors; clear empties the log after this read.',
   scope: 'tab',
+  errors: [],
   input: z.strictObject({
     tabId: tabIdField,
     pattern: z.string().max(1_000).optional().describe('Only messages whose text matches this regular expression (case-insensitive).'),

@@ -36,6 +36,7 @@ export const dialogTool = defineTool({
     'OK / Leave, dismiss presses Cancel / Stay. text answers a prompt (accept only). While a dialog is open every other tool on ' +
     'that tab fails with dialog_open, so call this first. Fails with no_dialog, doing nothing, when no dialog is open.',
   scope: 'tab',
+  errors: ['no_dialog'],
   worksWithDialog: true,
   input: z.strictObject({
     tabId: tabIdField,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { browserOf, frameOffset } from '../browser/frames.js';
 import type { PageFindResult } from '../browser/page-types.js';
-import { isToolError } from '../errors.js';
 import { defineTool, tabIdField } from './tool.js';
 
 const matchSchema = z.object({
@@ -21,6 +20,7 @@ export const findTool = defineTool({
     'has its ref (for computer, form_input, read_page ref_id), role, name and bounding box in viewport CSS pixels. Example query: ' +
     '"button sign in" or "email".',
   scope: 'tab',
+  errors: [],
   input: z.strictObject({
     tabId: tabIdField,
     query: z.string().trim().min(1).max(200).describe('Words to look for: a role and/or words of the name, label, placeholder or text.'),
@@ -50,7 +50,7 @@ export const findTool = defineTool({
           }));
         } catch (error) {
           // A frame that vanished or is still loading is left out; the top-level page is not.
-          if (frame === tab.context || isToolError(error, 'dialog_open') || isToolError(error, 'browser_crashed')) throw error;
+          if (frame === tab.context || tab.isFatal(error, frame)) throw error;
           return [];
         }
       }),

@@ -16,6 +16,7 @@ export const formInputTool = defineTool({
     'naming what it takes (a select lists its options); disabled and read-only fields are refused. Returns the value the field ' +
     'now holds (never a password\'s).',
   scope: 'tab',
+  errors: ['ref_stale'],
   input: z.strictObject({
     tabId: tabIdField,
     ref: refField.describe('The field\'s ref from read_page or find ("ref_12").'),

@@ -11,6 +11,7 @@ export const getPageTextTool = defineTool({
     'items with -, table cells are separated by |. Cut at max_chars: then truncated is true and nextOffset is the offset to pass ' +
     'to read on. Cheaper than a screenshot for reading articles, results and messages; use read_page or find for refs.',
   scope: 'tab',
+  errors: [],
   input: z.strictObject({
     tabId: tabIdField,
     max_chars: z.number().int().min(100).max(200_000).optional().describe('Most characters to return (100-200000, default 8000).'),

@@ -67,6 +67,7 @@ export const javascriptTool = defineTool({
     'refs usable by computer, form_input and file_upload; cycles, bigint, undefined, Map and Set are shown as such. A thrown ' +
     'exception is a javascript_error with its message. Times out after the action timeout (the code may have run partly).',
   scope: 'tab',
+  errors: ['javascript_error'],
   enabled: (options) => options.allowJavascript,
   input: z.strictObject({
     tabId: tabIdField,

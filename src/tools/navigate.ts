@@ -3,7 +3,6 @@ import { describeDownloads, downloadsDuring } from '../browser/downloads.js';
 import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
 import { DEFAULT_MAX_CHARS } from '../browser/snapshot.js';
 import { snapshotReply } from '../browser/snapshot-reply.js';
-import { isToolError } from '../errors.js';
 import { defineTool, tabIdField } from './tool.js';
 
 export const navigateTool = defineTool({
@@ -13,8 +12,11 @@ export const navigateTool = defineTool({
     'Loads a URL in the tab and waits until it has loaded (redirects and same-page #hash changes count as arrived), or goes ' +
     '"back" / "forward" in its history. Returns the final URL and title and a snapshot of the new page with refs, so no ' +
     'separate read_page is needed. A URL without a scheme gets https:// (http:// for localhost). A dialog raised while ' +
-    'loading or leaving ends the call at once with dialog_open.',
+    'loading or leaving ends the call at once with dialog_open. When the page starts its own navigation before yours ' +
+    'loads, yours is re-issued once; `outcome` and `note` then say what happened (reissued, superseded: the page won ' +
+    'twice, navigated_on: your page loaded and moved on by itself) and url/title are where the tab ended up.',
   scope: 'tab',
+  errors: ['navigation_timeout', 'navigation_failed', 'origin_blocked'],
   input: z.strictObject({
     tabId: tabIdField,
     url: navigationTargetSchema.describe('The URL to load, or "back" / "forward".'),
@@ -25,6 +27,8 @@ export const navigateTool = defineTool({
     snapshot: z.string().optional(),
     truncated: z.boolean().optional(),
     hint: z.string().optional(),
+    outcome: z.enum(['reissued', 'superseded', 'navigated_on']).optional(),
+    note: z.string().optional(),
     snapshot_error: z.string().optional(),
     /** The URL answered with a file: where it was saved; the tab stayed on `url`. */
     downloads: z.array(z.object({ url: z.string(), file: z.string(), status: z.string(), path: z.string().optional() })).optional(),
@@ -39,8 +43,9 @@ export const navigateTool = defineTool({
       return { structured: { ...arrived, downloads: files }, text };
     }
     // The load is done; a snapshot that fails (a frame mid-swap) must not turn the navigation into an error.
-    const reply = await snapshotReply(context.tab, () => `${arrived.title || '(untitled)'} — ${arrived.url}`, { maxChars: DEFAULT_MAX_CHARS }).catch((error: unknown) => {
-      if (isToolError(error, 'dialog_open') || isToolError(error, 'browser_crashed')) throw error;
+    const header = `${arrived.note ? `${arrived.note}\n` : ''}${arrived.title || '(untitled)'} — ${arrived.url}`;
+    const reply = await snapshotReply(context.tab, () => header, { maxChars: DEFAULT_MAX_CHARS }).catch((error: unknown) => {
+      if (context.tab.isFatal(error)) throw error;
       return null;
     });
     if (!reply) return { structured: { ...arrived, snapshot_error: 'The page snapshot failed; call read_page.' } };

@@ -40,6 +40,7 @@ export const readNetworkTool = defineTool({
     `own entry. The latest ${NETWORK_CAPACITY} are kept, and the number dropped is reported. urlPattern filters by a regular ` +
     'expression on the URL (case-insensitive); clear empties the list after this read.',
   scope: 'tab',
+  errors: [],
   input: z.strictObject({
     tabId: tabIdField,
     urlPattern: z.string().max(1_000).optional().describe('Only requests whose URL matches this regular expression (case-insensitive), e.g. "/api/".'),

@@ -14,6 +14,7 @@ export const readPageTool = defineTool({
     'roots are included. Output is capped at max_chars; when cut, `hint` names refs to read next with ref_id (for a row or list ' +
     'item, ref_id reads it and the items after it, so long tables can be paged).',
   scope: 'tab',
+  errors: ['ref_stale'],
   input: z.strictObject({
     tabId: tabIdField,
     filter: z

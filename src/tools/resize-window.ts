@@ -9,6 +9,7 @@ export const resizeWindowTool = defineTool({
     'Sets the tab\'s viewport to width x height CSS pixels (device pixel ratio 1), e.g. 390x844 to see a phone layout. ' +
     'Later screenshots have this size and coordinates refer to it. Applies to this tab only, until changed again.',
   scope: 'tab',
+  errors: [],
   input: z.strictObject({
     tabId: tabIdField,
     width: z.number().int().min(200).max(7680).describe('Viewport width in CSS pixels, 200-7680.'),

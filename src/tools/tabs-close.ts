@@ -10,6 +10,7 @@ export const tabsCloseTool = defineTool({
     'and the tab stays open until firefox_dialog answers: accept closes it, dismiss keeps it. A dialog already open on the tab ' +
     'does not stop the close: the tab goes with it.',
   scope: 'tab',
+  errors: ['dialog_open'],
   worksWithDialog: true,
   input: z.strictObject({ tabId: tabIdField }),
   output: z.object({ closed: z.number(), remainingTabIds: z.array(z.number()) }),

@@ -10,6 +10,7 @@ export const tabsContextTool = defineTool({
     'whether it is the active one, and an open dialog if a page is waiting on one. Call it first: every other tool needs a tabId from ' +
     'here. With createIfEmpty: true an empty group gets a fresh blank tab, so the answer always has one to use.',
   scope: 'session',
+  errors: [],
   input: z.strictObject({
     createIfEmpty: z.boolean().optional().describe('Open a new blank tab when the group has none (default false).'),
   }),

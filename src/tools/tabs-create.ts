@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
+import { checkedUrl, navigateTab, navigationTargetSchema } from '../browser/navigation.js';
 import { describeTab, tabInfoSchema } from './tab-info.js';
 import { defineTool } from './tool.js';
 
@@ -10,12 +10,15 @@ export const tabsCreateTool = defineTool({
     "Opens a new tab in this session's group, in the background, optionally loading `url` (waits for it to load). " +
     'Returns the new tab id; pass it as tabId to the other tools.',
   scope: 'session',
+  errors: ['tab_closed', 'dialog_open', 'navigation_timeout', 'navigation_failed', 'origin_blocked'],
   input: z.strictObject({
     url: navigationTargetSchema.optional().describe('Page to load in the new tab; blank when left out.'),
   }),
   output: tabInfoSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   async handler(context, args) {
+    // A refused URL opens no tab at all.
+    if (args.url) checkedUrl(args.url, context.options);
     const browser = await context.browser();
     const tab = await browser.createTab(context.session.id);
     context.session.remember(tab);

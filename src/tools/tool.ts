@@ -3,6 +3,7 @@ import type { Browser } from '../browser/browser.js';
 import type { Tab } from '../browser/tab.js';
 import type { ServerOptions } from '../config.js';
 import type { Session } from '../mcp/session.js';
+import { ERROR_CODES, type ErrorCode } from '../errors.js';
 
 /** An image for the model: raw bytes, or the base64 text Firefox already sent (saves a decode and re-encode). */
 export type ToolImage = { mimeType: 'image/png' | 'image/jpeg' } & ({ data: Buffer; base64?: undefined } | { base64: string; data?: undefined });
@@ -41,6 +42,11 @@ interface ToolBase<In extends z.ZodObject, Out extends z.ZodObject> {
   input: In;
   output: Out;
   annotations: ToolAnnotations;
+  /**
+   * The codes this tool can fail with beyond those every tool of its scope can (see `errorCodesOf`). The tools doc
+   * lists them and the fuzz test fails on any other.
+   */
+  errors: readonly ErrorCode[];
   /** Listed only when the server options allow it (e.g. javascript_tool behind --allow-javascript). */
   enabled?: (options: ServerOptions) => boolean;
 }
@@ -65,6 +71,21 @@ export type Tool<In extends z.ZodObject = z.ZodObject, Out extends z.ZodObject =
 
 export function defineTool<In extends z.ZodObject, Out extends z.ZodObject>(tool: SessionTool<In, Out> | TabTool<In, Out>): Tool {
   return tool as unknown as Tool;
+}
+
+/** Every tool: bad arguments. Session tools launch Firefox on first use; tab tools resolve and queue on a tab. */
+const SESSION_CODES: readonly ErrorCode[] = ['invalid_arguments', 'timeout', 'browser_crashed', 'profile_locked', 'firefox_not_found', 'launch_failed'];
+const TAB_CODES: readonly ErrorCode[] = ['invalid_arguments', 'tab_not_in_group', 'tab_closed', 'timeout', 'browser_crashed'];
+
+/**
+ * Every code a call of `tool` can answer with, in the order of ERROR_CODES. `internal_error` is left out: it is
+ * a bug wherever it comes from.
+ */
+export function errorCodesOf(tool: Tool): ErrorCode[] {
+  const codes = new Set<ErrorCode>(tool.scope === 'session' ? SESSION_CODES : TAB_CODES);
+  if (tool.scope === 'tab' && !tool.worksWithDialog) codes.add('dialog_open');
+  for (const code of tool.errors) codes.add(code);
+  return (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => codes.has(code));
 }
 
 export const tabIdField = z
