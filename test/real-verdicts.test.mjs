@@ -153,4 +153,32 @@ describe('real apps: delivery verdicts and what actions report', function () {
     expect(download.status).to.equal('complete');
     expect(existsSync(download.path)).to.equal(true);
   });
+
+  describe('failing requests and leaving a guarded page', function () {
+    it('reports CORS and WebSocket failures as what they are, not as Uncaught exceptions', async function () {
+      const other = apps.url('/').replace('127.0.0.1', 'localhost').replace(/\/$/, '');
+      await server.ok('read_console_messages', { tabId, clear: true });
+      await server.ok('navigate', { tabId, url: apps.url(`/apps/failures.html?other=${encodeURIComponent(other)}`) });
+      const log = await until(
+        async () => text(await server.ok('read_console_messages', { tabId, onlyErrors: true })),
+        (t) => t.includes('CORS blocked:') && t.includes('WebSocket failed:'),
+        'both failures logged',
+      );
+      expect(log).to.not.include('Uncaught');
+      const kinds = (await server.ok('read_console_messages', { tabId, onlyErrors: true })).structuredContent.messages.map((m) => m.kind);
+      expect(kinds).to.include.members(['cors', 'websocket']);
+    });
+
+    it('names the tab behind a beforeunload dialog and says where accepting it took the tab', async function () {
+      await open('/apps/failures.html', /button "Guard leaving"/);
+      await act({ action: 'left_click', ref: await ref(/button "Guard leaving"/) });
+      const blocked = await server.call('navigate', { tabId, url: apps.url('/apps/flow.html') });
+      expect(blocked.structuredContent.error.code).to.equal('dialog_open');
+      const listed = text(await server.ok('tabs_context_mcp', {}));
+      expect(listed).to.match(new RegExp(`tab ${tabId} \\(active\\): Failing requests — `));
+      const accepted = await server.ok('firefox_dialog', { tabId, action: 'accept' });
+      expect(text(accepted)).to.include(`Tab ${tabId} is now at Flow editor — ${apps.url('/apps/flow.html')}.`);
+      expect(accepted.structuredContent).to.include({ url: apps.url('/apps/flow.html'), title: 'Flow editor' });
+    });
+  });
 });

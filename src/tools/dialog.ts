@@ -22,7 +22,8 @@ async function afterLeaving(tab: Tab): Promise<{ url: string; title: string; loa
   while (Date.now() - started < LEAVE_WAIT_MS && !tab.isClosed && !tab.dialog) {
     info = await tab.callPage<PageInfo>('pageInfo', {}, { timeout: 1_000 }).catch(() => null);
     // A reload keeps the URL: once a second has passed, a complete document at the same URL is the arrival.
-    if (info?.readyState === 'complete' && (info.url !== before || Date.now() - started > 1_000)) break;
+    // The document in between is about:blank, complete at once: not an arrival.
+    if (info?.readyState === 'complete' && ((info.url !== before && info.url !== 'about:blank') || Date.now() - started > 1_000)) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return info ? { url: info.url, title: info.title, loading: info.readyState !== 'complete' } : null;
