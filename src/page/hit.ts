@@ -1,11 +1,6 @@
 // What counts as input reaching an element: the guard's hit test and the delivery probes share this rule, so a
 // click the guard lets through is never then reported as landing elsewhere.
-
-/** The shadow-including parent: a shadow root's host stands in for the root. */
-export function composedParent(node: Node): Node | null {
-  if (node.parentNode instanceof ShadowRoot) return node.parentNode.host;
-  return node.parentNode;
-}
+import { composedParent } from './composed.js';
 
 export function composedContains(outer: Element, inner: Node): boolean {
   for (let node: Node | null = inner; node; node = composedParent(node)) if (node === outer) return true;

@@ -1,5 +1,6 @@
 // Names of icon-only controls, which carry no text: an SVG <title>, a title on a part, a tooltip's text. Tried
 // only after the accname steps found nothing, so a control with a real name never pays for this.
+import { composedParent, shadowOf } from './composed.js';
 
 /** Roles an agent clicks, whose line is useless without a name or a position. */
 export const ICON_ROLES = new Set(['button', 'link', 'menuitem', 'tab', 'switch', 'checkbox', 'radio', 'option', 'treeitem']);
@@ -9,12 +10,6 @@ export const ICON_BOX_ROLES = new Set(['button', 'link', 'menuitem', 'tab']);
 
 /** How far up the composed tree a wrapping tooltip component or titled host may be. */
 const UP = 4;
-
-function composedParentElement(node: Node): Element | null {
-  const parent = node.parentNode;
-  if (parent instanceof ShadowRoot) return parent.host;
-  return parent instanceof Element ? parent : null;
-}
 
 /** Text of an element, with what its slots show (a tooltip's content slot holds the page's text). */
 function text(node: Element | null | undefined): string {
@@ -36,7 +31,7 @@ function* parts(element: Element, budget = 60): Generator<Element> {
   while (stack.length && budget-- > 0) {
     const current = stack.pop()!;
     yield current;
-    const root = current.shadowRoot;
+    const root = shadowOf(current);
     if (root) for (const child of root.children) stack.push(child);
     for (const child of current.children) stack.push(child);
   }
@@ -48,9 +43,9 @@ function tooltipOf(element: Element): string {
     if (described?.getAttribute('role') === 'tooltip' && text(described)) return text(described);
   }
   // A tooltip component wrapping the control keeps its bubble in its own shadow root (Shoelace's sl-tooltip).
-  let up: Element | null = composedParentElement(element);
-  for (let i = 0; up && i < UP; i++, up = composedParentElement(up)) {
-    const bubble = up.shadowRoot?.querySelector('[role="tooltip"]');
+  let up: Element | null = composedParent(element);
+  for (let i = 0; up && i < UP; i++, up = composedParent(up)) {
+    const bubble = shadowOf(up)?.querySelector('[role="tooltip"]');
     if (bubble && text(bubble)) return text(bubble);
     const hostTitle = up.getAttribute('title');
     if (hostTitle?.trim() && up.localName.includes('-')) return hostTitle.trim();
