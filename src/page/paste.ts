@@ -1,0 +1,24 @@
+// Text inserted as one paste, for code editors that auto-close brackets and indent on typed keys: a paste event
+// carrying the text at the focused element (what editors handle), else one insertText edit for plain fields.
+import type { PasteReport } from '../browser/page-types.js';
+import { summarize } from './describe.js';
+import { deepActiveElement } from './delivery.js';
+
+function editable(element: Element): boolean {
+  if (element instanceof HTMLTextAreaElement) return !element.readOnly && !element.disabled;
+  if (element instanceof HTMLInputElement) return !element.readOnly && !element.disabled && !['checkbox', 'radio', 'button', 'submit', 'file', 'range', 'color'].includes(element.type);
+  return element instanceof HTMLElement && element.isContentEditable;
+}
+
+export function pasteText(args: { text: string }): PasteReport {
+  const target = deepActiveElement();
+  if (!target || target === document.body || target === document.documentElement) return { how: 'no_focus' };
+  const data = new DataTransfer();
+  data.setData('text/plain', args.text);
+  const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true, composed: true });
+  // An editor that takes the paste cancels the event and inserts the text itself, as one edit.
+  if (!target.dispatchEvent(event)) return { how: 'paste_event', target: summarize(target) };
+  if (!editable(target)) return { how: 'ignored', target: summarize(target) };
+  const inserted = document.execCommand('insertText', false, args.text);
+  return { how: inserted ? 'insert_text' : 'ignored', target: summarize(target) };
+}
