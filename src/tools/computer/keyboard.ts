@@ -10,8 +10,8 @@ import { ToolError } from '../../errors.js';
 import type { Input } from 'webdriver-bidi-protocol';
 import type { ActionHandler } from '../computer.js';
 import type { TabToolContext } from '../tool.js';
-import { actionResult, summaryText } from './result.js';
-import { FRAME_EVENT_WAIT_MS, aim, bringToFront, dispatch, newToken } from './run.js';
+import { actionResult, summaryText, type Outcome } from './result.js';
+import { FRAME_EVENT_WAIT_MS, aim, bringToFront, dispatch, newToken, type Aim, type Dispatched } from './run.js';
 
 const KEYS = { watch: ['keydown', 'input'], need: ['keydown'] };
 /** Key presses per performActions call, so a long text cannot run into the action timeout. */
@@ -46,6 +46,11 @@ function keyBatches(keys: string[]): Input.SourceActions[][] {
   const batches: Input.SourceActions[][] = [];
   for (let i = 0; i < keys.length; i += CHUNK) batches.push([keySource(typeActions(keys.slice(i, i + CHUNK)))]);
   return batches;
+}
+
+/** The reply of a type (or paste) aimed at a ref: the click's target and point, then the verdicts and details. */
+function typedAt(target: Aim, ref: string, dispatched: Dispatched, rest: Pick<Outcome, 'verdicts' | 'details' | 'extra'>) {
+  return actionResult({ action: 'type', ref, target: target.preparation.aim?.target, point: target.point, preparation: target.preparation, dispatched, ...rest });
 }
 
 /** What a paste did, for the reply; ok is false when nothing was inserted. */
@@ -88,13 +93,7 @@ async function pasteType(context: TabToolContext, args: Parameters<ActionHandler
   tab.pointer = { ...target.point };
   const refused = focus && !focus.focused;
   const outcome = refused ? { ok: false, line: `The click did not put focus on it (focus is on ${summaryText(focus?.focus)}): nothing was pasted.` } : pasteOutcome(paste, chars);
-  return actionResult({
-    action: 'type',
-    ref: args.ref,
-    target: target.preparation.aim?.target,
-    point: target.point,
-    preparation: target.preparation,
-    dispatched,
+  return typedAt(target, args.ref, dispatched, {
     verdicts: [{ what: 'the click', report: dispatched.conclusion?.delivery }],
     details: [outcome.line],
     extra: outcome.ok ? undefined : { ok: false },
@@ -136,13 +135,7 @@ const type: ActionHandler = async (context, args) => {
   const dispatched = await dispatch(context, target, [click, ...keyBatches(keys)], { token, need: ['pointerdown'], focusNeed: KEYS.need }, { between });
   tab.pointer = { ...target.point };
   const refused = focus && !focus.focused;
-  return actionResult({
-    action: 'type',
-    ref: args.ref,
-    target: target.preparation.aim?.target,
-    point: target.point,
-    preparation: target.preparation,
-    dispatched,
+  return typedAt(target, args.ref, dispatched, {
     verdicts: refused
       ? [{ what: 'the click', report: dispatched.conclusion?.delivery }]
       : [
