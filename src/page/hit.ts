@@ -20,17 +20,30 @@ function composedClosest(node: Element, tag: string): Element | null {
  * way checkbox and switch components hide the native input under their own visible control.
  */
 function visuallyHidden(target: Element): boolean {
-  if (target.localName !== 'input') return false;
+  if (target.localName !== 'input' && target.localName !== 'textarea') return false;
   const style = getComputedStyle(target);
   if (Number(style.opacity) < 0.05 || style.pointerEvents === 'none') return true;
   const rect = target.getBoundingClientRect();
-  return rect.width <= 2 || rect.height <= 2 || /rect\(\s*0/.test(style.clip) || style.clipPath === 'inset(50%)';
+  return rect.width <= 3 || rect.height <= 3 || /rect\(\s*0/.test(style.clip) || style.clipPath === 'inset(50%)';
+}
+
+/**
+ * The box a hidden input is drawn by: its nearest ancestor of some size (a checkbox's wrapper, a code editor's
+ * frame holding its hidden textarea), or null past 30% of the viewport, where it is layout, not the control.
+ */
+function controlBox(target: Element): Element | null {
+  for (let up = composedParent(target); up && up !== document.body && up !== document.documentElement; up = composedParent(up)) {
+    const box = up.getBoundingClientRect();
+    if (box.width * box.height < 400) continue;
+    return box.width * box.height <= 0.3 * window.innerWidth * window.innerHeight ? up : null;
+  }
+  return null;
 }
 
 /**
  * Whether input at a point that hits `hit` reaches `target`: the target itself or anything in its composed
- * subtree, a label of it (also from inside the label's shadow-hosted check mark), or, for a visually hidden input,
- * the visible control beside it in the same wrapper.
+ * subtree, a label of it (also from inside the label's shadow-hosted check mark), or, for a visually hidden input
+ * or textarea, the visible control drawn around it (a custom checkbox, a code editor).
  */
 export function hitsTarget(hit: Element, target: Element): boolean {
   if (composedContains(target, hit)) return true;
@@ -39,9 +52,6 @@ export function hitsTarget(hit: Element, target: Element): boolean {
   const label = composedClosest(hit, 'label') as HTMLLabelElement | null;
   if (label && label.control === target) return true;
   if (!visuallyHidden(target)) return false;
-  const wrapper = composedParent(target);
-  if (!(wrapper instanceof Element) || wrapper === document.body || wrapper === document.documentElement) return false;
-  // A wrapper the size of a panel is a layout box, not the control's own; a hit anywhere in it proves nothing.
-  const box = wrapper.getBoundingClientRect();
-  return box.width * box.height <= 0.1 * window.innerWidth * window.innerHeight && composedContains(wrapper, hit);
+  const box = controlBox(target);
+  return box !== null && composedContains(box, hit);
 }

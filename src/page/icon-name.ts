@@ -8,8 +8,8 @@ export const ICON_ROLES = new Set(['button', 'link', 'menuitem', 'tab', 'switch'
 /** Roles whose icon-only lines get a box (a checkbox or switch is found by its label instead). */
 export const ICON_BOX_ROLES = new Set(['button', 'link', 'menuitem', 'tab']);
 
-/** How far up the composed tree a wrapping tooltip component or titled host may be. */
-const UP = 4;
+/** How far up the composed tree a wrapping tooltip component or titled host may be (slots count as levels). */
+const UP = 10;
 
 /** Text of an element, with what its slots show (a tooltip's content slot holds the page's text). */
 function text(node: Element | null | undefined): string {
@@ -45,6 +45,12 @@ function tooltipOf(element: Element): string {
   // A tooltip component wrapping the control keeps its bubble in its own shadow root (Shoelace's sl-tooltip).
   let up: Element | null = composedParent(element);
   for (let i = 0; up && i < UP; i++, up = composedParent(up)) {
+    // A wrapper (or the slot showing the control) described by a tooltip: Shoelace's anchor slot.
+    const described = up.getAttribute('aria-describedby');
+    if (described) {
+      const bubble = (up.getRootNode() as Document | ShadowRoot).getElementById?.(described.split(/\s+/)[0]!);
+      if (bubble?.getAttribute('role') === 'tooltip' && text(bubble)) return text(bubble);
+    }
     const bubble = shadowOf(up)?.querySelector('[role="tooltip"]');
     if (bubble && text(bubble)) return text(bubble);
     const hostTitle = up.getAttribute('title');
