@@ -181,29 +181,4 @@ describe('real apps: delivery verdicts and what actions report', function () {
       expect(accepted.structuredContent).to.include({ url: apps.url('/apps/flow.html'), title: 'Flow editor' });
     });
   });
-
-  describe('typing into code editors as one paste', function () {
-    it('Monaco: pasting "{" after a click into the editor inserts it without the auto-closed "}"', async function () {
-      await open('/apps/monaco.html', /Editor content/);
-      await until(pageText, (t) => t.includes('function greet'), 'the editor text');
-      await act({ action: 'left_click', coordinate: [600, 160] });
-      const result = await act({ action: 'type', text: 'if (x) {', paste: true });
-      expect(text(result)).to.match(/Pasted 8 characters into textbox "Editor content" as one paste \(the page took the paste event\)\./);
-      const value = await until(
-        async () => text(await server.ok('read_page', { tabId, filter: 'interactive' })),
-        (t) => t.includes('if (x) {'),
-        'the pasted text in the editor',
-      );
-      expect(value).to.not.include('if (x) {}');
-    });
-
-    it('CodeMirror (closebrackets on): a paste by ref keeps brackets as given', async function () {
-      await open('/apps/codemirror.html', /textbox/);
-      const result = await act({ action: 'type', ref: await ref(/- textbox/), text: 'f(a, [b', paste: true });
-      expect(text(result)).to.match(/: delivered\.\n.*Pasted 7 characters/);
-      const typed = await act({ action: 'key', text: 'End' });
-      expect(typed.isError).to.not.equal(true);
-      expect(await until(pageText, (t) => t.includes('f(a, [b'), 'the pasted text')).to.not.match(/f\(a, \[b\]\)/);
-    });
-  });
 });

@@ -295,10 +295,3 @@ export interface PageDelta {
   records: number;
   truncated: boolean;
 }
-
-/** What `computer type` with `paste: true` did at the focused element. */
-export interface PasteReport {
-  /** paste_event: the page took the paste event; insert_text: inserted as one edit; ignored / no_focus: nothing. */
-  how: 'paste_event' | 'insert_text' | 'ignored' | 'no_focus';
-  target?: TargetSummary;
-}

@@ -6,7 +6,6 @@ import { fileInput, fileInputs, setFieldValue } from './forms.js';
 import { frameOrigin, listFrames } from './frames.js';
 import { focusCheck, localIdForSelector, scrollRefIntoView, textOfSelector } from './guard.js';
 import { pageInfo } from './info.js';
-import { pasteText } from './paste.js';
 import { identify } from './nodes.js';
 import { describeRef, snapshot } from './snapshot.js';
 import { waitFor, waitQuiet } from './settle.js';
@@ -32,7 +31,6 @@ export const operations = {
   prepareAction,
   concludeAction,
   focusCheck,
-  pasteText,
   scrollRefIntoView,
   localIdForSelector,
   textOfSelector,

@@ -63,13 +63,6 @@ export const computerInput = z.strictObject({
   scroll_amount: z.number().int().min(1).max(10).optional().describe('scroll: wheel notches of about 100 px, 1-10 (default 3).'),
   scroll_direction: z.enum(['up', 'down', 'left', 'right']).optional().describe('scroll: which way the wheel turns (required by scroll).'),
   start_coordinate: point.optional().describe('left_click_drag: where the button goes down; the pointer\'s last position when left out.'),
-  paste: z
-    .boolean()
-    .optional()
-    .describe(
-      'type: insert text as one paste instead of key presses, so code editors (Monaco, CodeMirror) do not auto-close brackets or ' +
-        're-indent; a paste event the page handles, else one insert edit. Not trusted input: keys are.',
-    ),
   scale: z.number().min(1).max(4).optional().describe('zoom: render the region at this device pixel ratio (1-4) so fine print is legible.'),
 });
 

@@ -5,13 +5,13 @@ import { parseKeySequence } from '../../browser/input/keys.js';
 import { clickActions, mouseSource } from '../../browser/input/pointer.js';
 import { DeltaWatch } from '../../browser/delta.js';
 import { childContextOf } from '../../browser/frames.js';
-import type { ActionPreparation, FocusCheck, PasteReport } from '../../browser/page-types.js';
+import type { ActionPreparation, FocusCheck } from '../../browser/page-types.js';
 import { ToolError } from '../../errors.js';
 import type { Input } from 'webdriver-bidi-protocol';
 import type { ActionHandler } from '../computer.js';
 import type { TabToolContext } from '../tool.js';
-import { actionResult, summaryText, type Outcome } from './result.js';
-import { FRAME_EVENT_WAIT_MS, aim, bringToFront, dispatch, newToken, type Aim, type Dispatched } from './run.js';
+import { actionResult, summaryText } from './result.js';
+import { FRAME_EVENT_WAIT_MS, aim, bringToFront, dispatch, newToken } from './run.js';
 
 const KEYS = { watch: ['keydown', 'input'], need: ['keydown'] };
 /** Key presses per performActions call, so a long text cannot run into the action timeout. */
@@ -48,61 +48,8 @@ function keyBatches(keys: string[]): Input.SourceActions[][] {
   return batches;
 }
 
-/** The reply of a type (or paste) aimed at a ref: the click's target and point, then the verdicts and details. */
-function typedAt(target: Aim, ref: string, dispatched: Dispatched, rest: Pick<Outcome, 'verdicts' | 'details' | 'extra'>) {
-  return actionResult({ action: 'type', ref, target: target.preparation.aim?.target, point: target.point, preparation: target.preparation, dispatched, ...rest });
-}
-
-/** What a paste did, for the reply; ok is false when nothing was inserted. */
-function pasteOutcome(paste: PasteReport | undefined, chars: number): { ok: boolean; line: string } {
-  const into = paste?.target ? ` into ${summaryText(paste.target)}` : '';
-  if (paste?.how === 'paste_event') return { ok: true, line: `Pasted ${chars} characters${into} as one paste (the page took the paste event).` };
-  if (paste?.how === 'insert_text') return { ok: true, line: `Pasted ${chars} characters${into} as one edit.` };
-  if (paste?.how === 'no_focus') return { ok: false, line: 'Nothing was pasted: no element has focus (give a ref, or click the field first).' };
-  return { ok: false, line: `Nothing was pasted: ${paste?.target ? summaryText(paste.target) : 'the focused element'} is not editable and did not take the paste.` };
-}
-
-/**
- * type with paste: the text goes in as one paste where focus is (after a click on ref), so code editors do not
- * auto-close brackets or re-indent as they do for typed keys. The paste event is synthetic, not trusted input.
- */
-async function pasteType(context: TabToolContext, args: Parameters<ActionHandler>[1], text: string) {
-  const { tab } = context;
-  const token = newToken();
-  let paste: PasteReport | undefined;
-  let focus: FocusCheck | undefined;
-  const chars = [...text].length;
-  if (!args.ref) {
-    const delta = new DeltaWatch(tab);
-    const focused = await aimFocus(context, token, delta);
-    const after = async () => {
-      paste = await tab.callPage<PasteReport>('pasteText', { text }, { context: focused.context, write: true });
-    };
-    const dispatched = await dispatch(context, { context: focused.context, inputContext: focused.context, delta }, [], { token, need: [], focusNeed: ['input'] }, { after });
-    const outcome = pasteOutcome(paste, chars);
-    return actionResult({ action: 'type', target: paste?.target, preparation: focused.preparation, dispatched, details: [outcome.line], extra: outcome.ok ? undefined : { ok: false } });
-  }
-  const target = await aim(context, { ref: args.ref }, token, { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'], focusWatch: KEYS.watch });
-  const after = async () => {
-    const waitMs = target.context === tab.context ? 0 : FRAME_EVENT_WAIT_MS;
-    focus = await tab.callPage<FocusCheck>('focusCheck', { ref: target.refArgs, waitMs }, { context: target.context });
-    if (focus.focused) paste = await tab.callPage<PasteReport>('pasteText', { text }, { context: target.context, write: true });
-  };
-  const click = [mouseSource(clickActions(target.framePoint, 0, 1))];
-  const dispatched = await dispatch(context, target, [click], { token, need: ['pointerdown'], focusNeed: ['input'] }, { after });
-  tab.pointer = { ...target.point };
-  const refused = focus && !focus.focused;
-  const outcome = refused ? { ok: false, line: `The click did not put focus on it (focus is on ${summaryText(focus?.focus)}): nothing was pasted.` } : pasteOutcome(paste, chars);
-  return typedAt(target, args.ref, dispatched, {
-    verdicts: [{ what: 'the click', report: dispatched.conclusion?.delivery }],
-    details: [outcome.line],
-    extra: outcome.ok ? undefined : { ok: false },
-  });
-}
-
 const type: ActionHandler = async (context, args) => {
   if (args.text === undefined || args.text === '') throw new ToolError('invalid_arguments', 'text: type needs the text to enter.', { field: 'text' });
-  if (args.paste) return pasteType(context, args, args.text);
   const { tab } = context;
   const keys = textKeys(args.text);
   // The field's value line shows what was typed; the count matters only when keys and characters differ.
@@ -135,7 +82,13 @@ const type: ActionHandler = async (context, args) => {
   const dispatched = await dispatch(context, target, [click, ...keyBatches(keys)], { token, need: ['pointerdown'], focusNeed: KEYS.need }, { between });
   tab.pointer = { ...target.point };
   const refused = focus && !focus.focused;
-  return typedAt(target, args.ref, dispatched, {
+  return actionResult({
+    action: 'type',
+    ref: args.ref,
+    target: target.preparation.aim?.target,
+    point: target.point,
+    preparation: target.preparation,
+    dispatched,
     verdicts: refused
       ? [{ what: 'the click', report: dispatched.conclusion?.delivery }]
       : [

@@ -267,8 +267,6 @@ export const FRAME_EVENT_WAIT_MS = 500;
 export interface DispatchOptions {
   /** Runs before each batch after the first; false stops there (nothing more is sent). */
   between?: (index: number) => Promise<boolean>;
-  /** Runs after the batches, before the read-back (a paste done in the page after the click that focused). */
-  after?: () => Promise<void>;
 }
 
 /**
@@ -295,7 +293,6 @@ export async function dispatch(
           await tab.performActions(batch, target.inputContext);
           sent++;
         }
-        if (options.after && sent === batches.length) await options.after();
         const deltaOptions = { targetRef: target.ref };
         const finish = target.delta.finishArgs(target.context, deltaOptions);
         const { startNeed, ...rest } = conclude;
