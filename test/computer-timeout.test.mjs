@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startFixtureServer } from './helpers/fixtures.mjs';
 import { startServer } from './helpers/mcp-client.mjs';
+import { waitFor } from './helpers/processes.mjs';
 
 describe('computer: a write that times out', function () {
   this.timeout(120_000);
@@ -41,7 +42,10 @@ describe('computer: a write that times out', function () {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect(count).to.equal('1');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // A key pressed now reaches the page after anything sent before it: once the page saw it, a re-sent click would show.
+    await server.ok('computer', { tabId: stalled, action: 'key', text: 'm' });
+    const seen = await waitFor(async () => (await server.ok('test_text_of_selector', { tabId: stalled, selector: '#last-key' })).structuredContent.text === 'm', 10_000);
+    expect(seen, 'the page saw the key').to.equal(true);
     expect((await server.ok('test_text_of_selector', { tabId: stalled, selector: '#count' })).structuredContent.text).to.equal('1');
   });
 });

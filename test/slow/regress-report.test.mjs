@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { CLI, firstTab, startServer } from './helpers/mcp-client.mjs';
+import { CLI, firstTab, startServer } from '../helpers/mcp-client.mjs';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/regress/page.html', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../fixtures/regress/page.html', import.meta.url));
 const BOX = (color) => readFileSync(FIXTURE, 'utf8').replace('background:#0a0', `background:${color}`);
 
 function cli(args) {
