@@ -10,7 +10,7 @@ describe('computer: a write that times out', function () {
 
   before(async function () {
     fixtures = await startFixtureServer();
-    server = await startServer({ args: ['--isolated', '--timeout-action', '1500'], env: { FIREFOX_USE_TEST_TOOLS: '1' } });
+    server = await startServer({ args: ['--isolated', '--timeout-action', '3000'], env: { FIREFOX_USE_TEST_TOOLS: '1' } });
   });
   after(async function () {
     await server?.close();
@@ -18,7 +18,7 @@ describe('computer: a write that times out', function () {
   });
 
   it('answers timeout with unknown_effects, never re-sends the click, and other tabs keep working', async function () {
-    const stalled = (await server.ok('tabs_create_mcp', { url: fixtures.url('/computer/stall.html?ms=4000') })).structuredContent.tabId;
+    const stalled = (await server.ok('tabs_create_mcp', { url: fixtures.url('/computer/stall.html?ms=8000') })).structuredContent.tabId;
     // Another site (localhost), so Firefox runs it in another content process.
     const other = (await server.ok('tabs_create_mcp', { url: fixtures.url('/computer/actions.html').replace('127.0.0.1', 'localhost') })).structuredContent.tabId;
 

@@ -44,7 +44,8 @@ describe('hostile pages', function () {
     const result = await server.call('computer', { tabId, action: 'left_click', ref: covered });
     expect(result.isError).to.equal(true);
     expect(result.structuredContent.error.code).to.equal('target_occluded');
-    expect(await pageText(server, tabId)).to.include('real clicked');
+    // Nothing was clicked: neither the covered button nor the cover.
+    expect(await pageText(server, tabId)).to.include('nothing yet');
   });
 
   it('keeps the console and network rings bounded under a flood', async function () {

@@ -111,6 +111,8 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
     });
 
     it('refuses values a field cannot take, leaving it as it was', async function () {
+      // Values to keep: a refused write must leave each of them as it is.
+      for (const [selector, value] of [['#name', 'Ann'], ['#r2', true], ['#day', '2026-02-03']]) await server.ok('form_input', { tabId, ref: await refOf(selector), value });
       const cases = [
         ['#agree', 'maybe'],
         ['#vol', 11],
@@ -131,6 +133,7 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
       }
       expect(await js('document.querySelector("#day").value')).to.equal('2026-02-03');
       expect(await js('document.querySelector("#name").value')).to.equal('Ann');
+      expect(await js('document.querySelector("#r2").checked')).to.equal(true);
     });
 
     it('refuses bad arguments: ref shape, unknown ref, value type', async function () {

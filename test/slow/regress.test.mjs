@@ -1,24 +1,12 @@
 // firefox-use regress end to end: baselines, a pass, a change caught where it happened, masks, shards, reports.
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI } from '../helpers/mcp-client.mjs';
+import { cli } from '../helpers/mcp-client.mjs';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/regress/page.html', import.meta.url));
-
-function cli(args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('firefox-use regress', function () {
   this.timeout(240_000);
