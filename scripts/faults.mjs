@@ -60,7 +60,7 @@ const profileDir = join(dataHome, 'firefox-use', 'profiles', 'faults');
 const fixtures = await startFixtureServer();
 const page = fixtures.url('/soak/list.html');
 const serve = await startServe({
-  args: ['--profile', 'faults', '--timeout-action', '5000', '--timeout-navigation', '10000'],
+  args: ['--profile', 'faults', '--shared-browser-context', '--timeout-action', '5000', '--timeout-navigation', '10000'],
   env: { XDG_DATA_HOME: dataHome },
 });
 const client = await serve.connect();

@@ -14,6 +14,12 @@ export interface ServerOptions {
   timeoutAction: number;
   timeoutNavigation: number;
   allowJavascript: boolean;
+  /** file: URLs load (refused by default). */
+  allowUnrestrictedFileAccess: boolean;
+  /** serve: every MCP session shares the profile's cookies and storage instead of a user context of its own. */
+  sharedBrowserContext: boolean;
+  /** Not a flag: file: URLs that a `run` script or `regress` config names itself, which load without the flag. */
+  scriptFiles?: string[];
   uploadRoots: string[];
   port?: number;
   host: string;
@@ -44,8 +50,10 @@ export const FLAGS: FlagSpec[] = [
   { flag: 'blocked-origins', key: 'blockedOrigins', kind: 'list', help: 'These origins never load (comma-separated)', defaultText: 'none' },
   { flag: 'timeout-action', key: 'timeoutAction', kind: 'number', help: 'Milliseconds an action may take', defaultText: '10000' },
   { flag: 'timeout-navigation', key: 'timeoutNavigation', kind: 'number', help: 'Milliseconds a navigation may take', defaultText: '30000' },
-  { flag: 'allow-javascript', key: 'allowJavascript', kind: 'boolean', help: 'List javascript_tool', defaultText: 'false' },
-  { flag: 'upload-root', key: 'uploadRoots', kind: 'list', help: 'Directories file_upload may read from', defaultText: 'output dir and cwd' },
+  { flag: 'allow-javascript', key: 'allowJavascript', kind: 'boolean', help: 'List javascript_tool and let javascript: URLs run', defaultText: 'false' },
+  { flag: 'allow-unrestricted-file-access', key: 'allowUnrestrictedFileAccess', kind: 'boolean', help: 'Let file: URLs load (local files)', defaultText: 'false' },
+  { flag: 'shared-browser-context', key: 'sharedBrowserContext', kind: 'boolean', help: 'serve: all sessions share one cookie jar and storage', defaultText: 'false' },
+  { flag: 'upload-root', key: 'uploadRoots', kind: 'list', help: 'Directories file_upload may read from', defaultText: 'the output dir' },
   { flag: 'port', key: 'port', kind: 'number', help: 'serve: TCP port', defaultText: '8931' },
   { flag: 'host', key: 'host', kind: 'string', help: 'serve: address to bind', defaultText: '127.0.0.1' },
   { flag: 'token', key: 'token', kind: 'string', help: 'serve: bearer token clients must send', defaultText: 'none' },
@@ -65,6 +73,8 @@ export function defaultOptions(): ServerOptions {
     timeoutAction: 10_000,
     timeoutNavigation: 30_000,
     allowJavascript: false,
+    allowUnrestrictedFileAccess: false,
+    sharedBrowserContext: false,
     uploadRoots: [],
     host: '127.0.0.1',
   };
@@ -132,7 +142,8 @@ export function resolveOptions(flags: Record<string, unknown>, env: NodeJS.Proce
   }
   const resolved = options as unknown as ServerOptions;
   resolved.outputDir = resolve(resolved.outputDir);
-  if (resolved.uploadRoots.length === 0) resolved.uploadRoots = [resolved.outputDir, process.cwd()];
+  // Only the output dir by default: the working directory may be / or a home directory full of secrets.
+  if (resolved.uploadRoots.length === 0) resolved.uploadRoots = [resolved.outputDir];
   resolved.uploadRoots = resolved.uploadRoots.map((root) => resolve(root));
   return resolved;
 }

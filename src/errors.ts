@@ -17,7 +17,7 @@ export const ERROR_CODES = {
   navigation_timeout: 'The page did not finish loading in time. The tab shows whatever had loaded.',
   navigation_failed: 'The URL could not be loaded (DNS, refused connection, bad scheme).',
   timeout: 'The browser did not answer in time. With `unknown_effects: true` the action may have happened: look before you retry.',
-  origin_blocked: 'The URL is outside --allowed-origins or inside --blocked-origins. Nothing was loaded.',
+  origin_blocked: 'The URL is outside --allowed-origins or inside --blocked-origins, or uses a scheme refused by default (file:, javascript:). Nothing was loaded.',
   browser_crashed: 'Firefox went away. The next call starts a new one; tabs and refs from before are gone.',
   profile_locked: 'Another Firefox uses this profile. Close it, or start with --isolated or another --profile.',
   firefox_not_found: 'No Firefox binary was found. Install it or set --firefox / FIREFOX_BIN.',

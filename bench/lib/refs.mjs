@@ -5,7 +5,8 @@ const FORMATS = {
   // - button "Log in" [ref=ref_4]            (firefox-use)
   'firefox-use': new RegExp(`^\\s*-\\s+([\\w-]+)(?:\\s+${QUOTED})?[^\\n]*?\\[ref=(ref_\\d+)\\]`, 'gm'),
   // - button "Log in" [ref=e4]  or [ref=f1e4] (Playwright MCP aria snapshot)
-  playwright: new RegExp(`^\\s*-\\s+([\\w-]+)(?:\\s+${QUOTED})?[^\\n]*?\\[ref=([a-z0-9]+)\\]`, 'gm'),
+  // A line whose text needs YAML quoting starts with a quote: - 'button "GET /a/{id}" [ref=e44]'
+  playwright: new RegExp(`^\\s*-\\s+'?([\\w-]+)(?:\\s+${QUOTED})?[^\\n]*?\\[ref=([a-z0-9]+)\\]`, 'gm'),
   // uid=1_4 button "Log in"                   (Chrome DevTools MCP)
   'chrome-devtools': new RegExp(`uid=(\\S+)\\s+([\\w-]+)(?:\\s+${QUOTED})?`, 'gm'),
 };

@@ -35,7 +35,10 @@ export const firefoxUse = {
     navigate: (h, url) => ['navigate', { tabId: h.tabId, url }],
     snapshot: (h) => ['read_page', { tabId: h.tabId }],
     click: (h, ref) => ['computer', { action: 'left_click', tabId: h.tabId, ref }],
+    dblclick: (h, ref) => ['computer', { action: 'double_click', tabId: h.tabId, ref }],
     type: (h, ref, text) => ['computer', { action: 'type', tabId: h.tabId, ref, text }],
+    key: (h, key) => ['computer', { action: 'key', tabId: h.tabId, text: key }],
+    find: (h, query) => ['find', { tabId: h.tabId, query }],
     screenshot: (h) => ['computer', { action: 'screenshot', tabId: h.tabId }],
   },
 };
@@ -70,7 +73,9 @@ export const playwright = {
     navigate: (h, url) => ['browser_navigate', { url }],
     snapshot: () => ['browser_snapshot', {}],
     click: (h, ref, label) => ['browser_click', { element: label, target: ref }],
+    dblclick: (h, ref, label) => ['browser_click', { element: label, target: ref, doubleClick: true }],
     type: (h, ref, text, label) => ['browser_type', { element: label, target: ref, text }],
+    key: (h, key) => ['browser_press_key', { key }],
     screenshot: () => ['browser_take_screenshot', { type: 'png', scale: 'css' }],
   },
 };

@@ -63,6 +63,9 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   readonly refs = new RefRegistry();
   private closing = false;
   crashed: Error | null = null;
+  /** Groups that keep their cookies, storage and cache apart (serve sessions): each gets a BiDi user context. */
+  private readonly isolatedGroups = new Set<string>();
+  private readonly userContexts = new Map<string, Promise<string>>();
 
   private constructor(
     readonly bidi: BidiConnection,
@@ -216,7 +219,35 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     this.refs.forgetTab(tab.id);
   }
 
-  /** Opens a background tab for a group. */
+  /** From now on the group's tabs open in a user context of its own (made with its first tab). */
+  isolateGroup(groupId: string): void {
+    this.isolatedGroups.add(groupId);
+  }
+
+  /** The group's user context, made on first need; undefined (the default context) for a group that shares it. */
+  private userContextOf(groupId: string): Promise<string> | undefined {
+    if (!this.isolatedGroups.has(groupId)) return undefined;
+    let made = this.userContexts.get(groupId);
+    if (!made) {
+      made = this.bidi.send('browser.createUserContext', {}, { timeout: this.options.timeouts.action }).then((info) => info.userContext);
+      made.catch(() => this.userContexts.delete(groupId));
+      this.userContexts.set(groupId, made);
+    }
+    return made;
+  }
+
+  /** Ends a group: closes its tabs (no beforeunload) and removes its user context, cookies and storage with it. */
+  async releaseGroup(groupId: string): Promise<void> {
+    await Promise.all(this.tabsOfGroup(groupId).map((tab) => this.closeTab(tab, false).catch(() => false)));
+    this.isolatedGroups.delete(groupId);
+    const made = this.userContexts.get(groupId);
+    this.userContexts.delete(groupId);
+    const userContext = await made?.catch(() => null);
+    if (userContext && !this.crashed) {
+      await this.bidi.send('browser.removeUserContext', { userContext }, { timeout: this.options.timeouts.action }).catch(() => undefined);
+    }
+  }
+
   /**
    * Opens a tab in the group, in the background unless `foreground` says 'tab' (the selected tab of the first window)
    * or 'window' (the selected tab of a new window, ~300 ms more). A background tab's timers are clamped to 1 s and its
@@ -224,9 +255,10 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
    */
   async createTab(groupId: string, opts: { viewport?: { width: number; height: number }; foreground?: 'tab' | 'window' } = {}): Promise<Tab> {
     this.assertAlive();
+    const userContext = await this.userContextOf(groupId);
     const created = await this.bidi.send(
       'browsingContext.create',
-      { type: opts.foreground === 'window' ? 'window' : 'tab', background: !opts.foreground },
+      { type: opts.foreground === 'window' ? 'window' : 'tab', background: !opts.foreground, ...(userContext ? { userContext } : {}) },
       { timeout: this.options.timeouts.action },
     );
     const viewport = opts.viewport ?? this.options.viewport;

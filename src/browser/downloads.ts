@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
-import { mkdir } from 'node:fs/promises';
 import type { Network } from 'webdriver-bidi-protocol';
 import type { Browser } from './browser.js';
+import { makeOutputDir } from './output.js';
 import type { Tab } from './tab.js';
 
 export interface Download {
@@ -51,7 +51,7 @@ export async function attachDownloads(browser: Browser, outputDir: string): Prom
     if (event.status === 'complete' && event.filepath) known.download.path = event.filepath;
     stateOf(known.tab).events.emit('end', known.download);
   });
-  await mkdir(outputDir, { recursive: true });
+  await makeOutputDir(outputDir);
   await browser.bidi.send('browser.setDownloadBehavior', { downloadBehavior: { type: 'allowed', destinationFolder: outputDir } });
 }
 

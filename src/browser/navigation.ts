@@ -4,6 +4,7 @@ import { BidiError } from '../bidi/connection.js';
 import type { ServerOptions } from '../config.js';
 import { ToolError, isToolError } from '../errors.js';
 import { assertOriginAllowed } from './origins.js';
+import { assertSchemeAllowed } from './schemes.js';
 import type { PageInfo } from './page-types.js';
 import type { Tab } from './tab.js';
 
@@ -21,6 +22,17 @@ export function normalizeUrl(input: string): string {
   } catch {
     throw new ToolError('invalid_arguments', `url: "${input}" is not a URL (nor "back" / "forward").`, { field: 'url' });
   }
+}
+
+/**
+ * The URL `target` would load, after the checks every navigation passes: refused schemes (file:, javascript:) and the
+ * origin lists. Throws origin_blocked before anything is touched.
+ */
+export function checkedUrl(target: string, options: ServerOptions): string {
+  const url = normalizeUrl(target);
+  assertSchemeAllowed(url, options);
+  assertOriginAllowed(url, options);
+  return url;
 }
 
 export interface Arrival {
@@ -49,15 +61,16 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
     }
     return waitForLoad(tab, started + timeout);
   }
-  const url = normalizeUrl(target);
-  assertOriginAllowed(url, options);
+  const url = checkedUrl(target, options);
   const deadline = started + timeout;
   const watch = new NavigationWatch(tab);
   try {
     for (let attempt = 1; ; attempt++) {
       try {
         const remaining = Math.max(1_000, deadline - Date.now());
-        await tab.race(tab.bidi.send('browsingContext.navigate', { context: tab.context, url, wait: 'complete' }, { timeout: remaining, write: true }));
+        // A javascript: URL (with --allow-javascript) runs in the page and loads nothing: there is no load to wait for.
+        const wait = url.startsWith('javascript:') ? 'none' : 'complete';
+        await tab.race(tab.bidi.send('browsingContext.navigate', { context: tab.context, url, wait }, { timeout: remaining, write: true }));
         break;
       } catch (error) {
         const blocked = blockedDuring(tab, started);

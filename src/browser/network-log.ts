@@ -120,3 +120,16 @@ export function attachNetworkLog(browser: Browser): void {
     entry.durationMs = Math.max(0, event.timestamp - entry.startedAt);
   });
 }
+
+/**
+ * Requests of the tab still waiting for their response that started within `maxAgeMs` (older ones are long polls
+ * or streams that never end, and say nothing about whether the page is still loading).
+ */
+export function requestsInFlight(tab: Tab, maxAgeMs = 10_000): number {
+  const state = logs.get(tab);
+  if (!state) return 0;
+  const since = Date.now() - maxAgeMs;
+  let count = 0;
+  for (const entry of state.pending.values()) if (entry.startedAt >= since && entry.type !== 'websocket') count++;
+  return count;
+}

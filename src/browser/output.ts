@@ -24,11 +24,16 @@ export function insideDir(dir: string, name: string): string {
 
 let saved = 0;
 
+/** Creates the output dir readable by this user only (downloads and screenshots may hold anything a page shows). */
+export async function makeOutputDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+}
+
 /** Writes a PNG into the output dir under a name the server makes; returns the absolute path. */
 export async function saveImage(outputDir: string, stem: string, data: Buffer): Promise<string> {
-  await mkdir(outputDir, { recursive: true });
+  await makeOutputDir(outputDir);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const path = insideDir(outputDir, `${safeFileName(stem)}-${stamp}-${++saved}.png`);
-  await writeFile(path, data);
+  await writeFile(path, data, { mode: 0o600 });
   return path;
 }

@@ -34,14 +34,14 @@ export interface FileInputInfo {
   files: string[];
 }
 
+/** One document's readable text, whole; each frame's text belongs on its FRAME_MARK line (`\u0001frame:ID\u0001`). */
 export interface PageText {
   url: string;
   title: string;
+  docId: string;
   text: string;
-  totalChars: number;
-  offset: number;
-  /** Where the next call should start when the text was cut. */
-  nextOffset?: number;
+  /** Local ids of the frame elements whose marks are in the text. */
+  frames: number[];
 }
 
 /** An element handed to the page: its identity for refs and a short tag for display. */
@@ -231,6 +231,8 @@ export interface PageSnapshot {
   /** Lines left out by `depth`. */
   deeper: number;
   hints: SnapshotHint[];
+  /** Lines whose name, value or text was shortened (marked `[cut]`). */
+  cut: number;
 }
 
 /** What `describeRef` says of a live element. */
@@ -246,13 +248,23 @@ export interface PageFindMatch {
   name: string;
   score: number;
   visible: boolean;
-  /** Bounding box in this frame's viewport CSS pixels. */
+  /** Bounding box in this frame's viewport CSS pixels, cut to the scroll containers around it. */
   box: { x: number; y: number; width: number; height: number };
+  /** Its scroll containers show none of it. */
+  clipped?: boolean;
+  /** What is drawn over its centre (then visible is false). */
+  coveredBy?: string;
+  /** Query words this element does not hold (a partial match). */
+  missing?: string[];
+  /** Where the words are in its text, when its name does not show them. */
+  excerpt?: string;
 }
 
 export interface PageFindResult {
   docId: string;
   matches: PageFindMatch[];
+  /** Why a number may have no match (a virtualized grid that does not render that row). */
+  note?: string;
   /** Candidates scanned, for the record. */
   scanned: number;
 }

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,7 +70,13 @@ export class OwnedProfile {
   /** Creates (or reuses) the profile, takes its lock and refreshes the prefs from the template. */
   static acquire(profile: string, isolated: boolean): OwnedProfile {
     const dir = isolated ? mkdtempSync(join(tmpdir(), 'firefox-use-isolated-')) : resolveProfileDir(profile);
-    mkdirSync(dir, { recursive: true });
+    // Cookies and saved logins are for this user only: the profile (and a profiles root we make) is 0700, which
+    // also covers the files Firefox creates inside with its own umask. An older profile made 0755 is tightened.
+    const named = !isolated && dir.startsWith(profilesRoot());
+    if (named) mkdirSync(profilesRoot(), { recursive: true, mode: 0o700 });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // A directory the user named by path is theirs to set; ours are tightened.
+    if (named) chmodSync(dir, 0o700);
     OwnedProfile.takeLock(dir);
     const owned = new OwnedProfile(dir, isolated);
     try {

@@ -32,6 +32,9 @@ export interface TabSnapshot {
 
 export const DEFAULT_MAX_CHARS = 4_000;
 
+/** Said once under a tree with shortened lines. */
+export const CUT_NOTE = '- ([cut]: shortened; read_page with that line\'s ref_id gives its whole text)';
+
 interface Collected {
   lines: string[];
   omitted: number;
@@ -40,6 +43,7 @@ interface Collected {
   deeper: number;
   truncated: boolean;
   hints: { ref: string; hint: SnapshotHint }[];
+  cut: number;
 }
 
 /** `[ref=#12]` placeholders in one frame's lines, made into global refs. */
@@ -61,7 +65,7 @@ export async function snapshotTab(tab: Tab, options: SnapshotOptions = {}): Prom
   }
   // Room for the closing "outside the viewport" line.
   const reserve = Math.min(120, Math.floor(maxChars / 5));
-  const collected: Collected = { lines: [], omitted: 0, above: 0, below: 0, deeper: 0, truncated: false, hints: [] };
+  const collected: Collected = { lines: [], omitted: 0, above: 0, below: 0, deeper: 0, truncated: false, hints: [], cut: 0 };
   const top = await collect(tab, context, { mode: filter === 'all' ? 'all' : filter, depth: options.depth, maxChars: maxChars - reserve, root }, 0, collected);
   const tail: string[] = [];
   if (collected.above || collected.below) {
@@ -70,6 +74,7 @@ export async function snapshotTab(tab: Tab, options: SnapshotOptions = {}): Prom
     );
   }
   if (collected.deeper) tail.push(`- (${collected.deeper} elements deeper than depth ${options.depth})`);
+  if (collected.cut) tail.push(CUT_NOTE);
   const { text, cut } = capLines(collected.lines, tail, maxChars);
   const omitted = collected.omitted + cut;
   const truncated = collected.truncated || cut > 0;
@@ -99,6 +104,7 @@ async function collect(
   into.above += page.above;
   into.below += page.below;
   into.deeper += page.deeper;
+  into.cut += page.cut ?? 0;
   into.truncated ||= page.truncated;
   for (const hint of page.hints) into.hints.push({ ref: browserOf(tab).refs.refFor(tab.id, context, page.docId, hint.id), hint });
   if (page.frames.length === 0) {
@@ -117,7 +123,10 @@ async function collect(
     const before = into.lines.length;
     try {
       const depth = args.depth === undefined ? undefined : Math.max(0, args.depth - frame.depth);
-      await collect(tab, child, { mode: args.mode, depth, maxChars: room }, indent + frame.depth, into);
+      const inner = await collect(tab, child, { mode: args.mode, depth, maxChars: room }, indent + frame.depth, into);
+      // Say whose content this is: its links are absolute, but a reader should know the frame is another site.
+      const origin = originOf(inner.url);
+      if (origin && origin !== originOf(page.url) && before > 0) into.lines[before - 1] += ` [origin=${origin}]`;
     } catch (error) {
       if (tab.isFatal(error, child)) throw error;
       into.lines.push(`${pad}${'  '.repeat(frame.depth)}- (frame not readable: ${(error as Error).message.slice(0, 80)})`);
@@ -126,6 +135,15 @@ async function collect(
   }
   into.lines.push(...lines.slice(from));
   return page;
+}
+
+function originOf(url: string): string | null {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
+  }
 }
 
 /** Joins lines, cutting whole lines so the text (tail included) stays within `maxChars`. */

@@ -38,7 +38,8 @@ export async function runScriptCommand(scriptPath: string, options: ServerOption
   const session = new Session(manager);
   const runner = new ScriptRunner(session, tools, options);
   // $SCRIPT_DIR: the script's folder as a file:// URL, so a script can open pages shipped next to it.
-  runner.saved.set('SCRIPT_DIR', pathToFileURL(scriptPath === '-' ? process.cwd() : dirname(resolve(scriptPath))).href);
+  runner.scriptDir = pathToFileURL(scriptPath === '-' ? process.cwd() : dirname(resolve(scriptPath))).href;
+  runner.saved.set('SCRIPT_DIR', runner.scriptDir);
   const progress = process.stderr.isTTY && steps.length > 1;
   const started = performance.now();
   try {

@@ -80,11 +80,28 @@ export interface StepOutcome {
   skipped?: boolean;
 }
 
+/**
+ * The file: URL a step's own text names, which loads without --allow-unrestricted-file-access: a literal file: URL, or
+ * one under $SCRIPT_DIR. A URL built from values saved from pages is not the user's own and gets no such pass.
+ */
+export function namedFile(raw: unknown, scriptDir: string | null): string | null {
+  if (typeof raw !== 'string') return null;
+  const expanded = scriptDir ? raw.replace(/^(\$\{SCRIPT_DIR\}|\$SCRIPT_DIR$)/, scriptDir) : raw;
+  if (expanded.includes('$') || !/^file:/i.test(expanded.trim())) return null;
+  try {
+    return new URL(expanded.trim()).href;
+  } catch {
+    return null;
+  }
+}
+
 /** Runs steps on one session, keeping `$NAME` values between them; the script's current tab fills a missing tabId. */
 export class ScriptRunner {
   readonly saved = new Map<string, unknown>();
   private readonly byName: Map<string, Tool>;
   private count = 0;
+  /** The script's folder as a file: URL ($SCRIPT_DIR), fixed when the run starts. */
+  scriptDir: string | null = null;
 
   constructor(
     readonly session: Session,
@@ -139,7 +156,9 @@ export class ScriptRunner {
       const tool = this.byName.get(step.tool);
       if (!tool) throw new ToolError('invalid_arguments', `No tool named "${step.tool}".`, { field: 'tool' });
       if (tool.scope === 'tab' && args['tabId'] === undefined) args = { ...args, tabId: await this.currentTabId() };
-      result = await dispatch(tool, args, this.session, this.options);
+      const named = namedFile(step.args['url'], this.scriptDir);
+      const options = named ? { ...this.options, scriptFiles: [...(this.options.scriptFiles ?? []), named] } : this.options;
+      result = await dispatch(tool, args, this.session, options);
     } catch (error) {
       result = errorResult(error);
     }

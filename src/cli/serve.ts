@@ -86,7 +86,7 @@ export async function runServe(options: ServerOptions): Promise<void> {
       if (existing) return existing.transport.handleRequest(req, res, body);
       if (sessionId) return send(res, 404, 'Unknown or ended MCP session; initialize a new one.');
       if (req.method !== 'POST' || !isInitializeRequest(body)) return send(res, 400, 'No MCP session: send an initialize request first.');
-      const session = new Session(manager);
+      const session = new Session(manager, !options.sharedBrowserContext);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {

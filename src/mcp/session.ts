@@ -21,13 +21,18 @@ export class Session {
   private detach: (() => void) | null = null;
   private closed = false;
 
-  constructor(readonly manager: BrowserManager) {
+  /** `ownStorage`: the group's tabs get cookies, storage and cache of their own (a BiDi user context), as serve gives each session. */
+  constructor(
+    readonly manager: BrowserManager,
+    readonly ownStorage = false,
+  ) {
     this.unsubscribe = manager.onLaunch((browser) => this.attach(browser));
   }
 
   private attach(browser: Browser): void {
     this.detach?.();
     if (this.closed) return;
+    if (this.ownStorage) browser.isolateGroup(this.id);
     const onPopup = (tab: Tab) => {
       if (tab.groupId === this.id) this.known.set(tab.id, tab);
     };
@@ -82,7 +87,10 @@ export class Session {
     return tabs;
   }
 
-  /** Closes the group's tabs (when the MCP session ends under `serve`); nobody is left to answer a dialog. */
+  /**
+   * Closes the group's tabs (when the MCP session ends under `serve`); nobody is left to answer a dialog. A session
+   * with storage of its own loses it here.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -91,6 +99,6 @@ export class Session {
     this.detach = null;
     const browser = this.manager.live;
     if (!browser) return;
-    await Promise.all(browser.tabsOfGroup(this.id).map((tab) => browser.closeTab(tab, false).catch(() => false)));
+    await browser.releaseGroup(this.id);
   }
 }

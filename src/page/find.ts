@@ -1,9 +1,12 @@
 // find on the page side: query words scored against each element's role, name, label, placeholder, value and own
 // text. An exact name beats a partial one, shown beats hidden, controls beat static content.
 import type { PageFindMatch, PageFindResult } from '../browser/page-types.js';
+import { composedParent } from './composed.js';
+import { placeOf, virtualizedNote } from './find-place.js';
+import { excerptAround, matchIn, parseQuery, scanWords, tokensIn, type QueryWord } from './find-match.js';
 import { fieldValue, nameOf, squash } from './names.js';
 import { documentId, localIdOf } from './registry.js';
-import { INTERACTIVE, SKIPPED_TAGS, roleOf } from './roles.js';
+import { INTERACTIVE, NAME_FROM_CONTENT, SKIPPED_TAGS, roleOf } from './roles.js';
 import { renders, shadowOf, visibilityHidden } from './snapshot-walk.js';
 
 export interface FindArgs {
@@ -16,6 +19,9 @@ interface Candidate {
   role: string;
   name: string;
   score: number;
+  /** Query words this element lacks. */
+  missing: string[];
+  excerpt: string;
 }
 
 function ownText(element: Element): string {
@@ -143,11 +149,12 @@ function gather(words: string[]): Map<Element, number> {
       if (element) found.push(element);
     }
   };
-  const elementOf = (node: Node | null): Element | null => (!node ? null : node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement);
+  const elementOf = (node: Node | null): Element | null => (!node ? null : node.nodeType === Node.ELEMENT_NODE ? (node as Element) : composedParent(node));
   for (const result of rarest.results) take(result.snapshotLength, (i) => elementOf(result.snapshotItem(i)));
   for (const list of rarest.byRole) take(list.length, (i) => list[i] ?? null);
   for (const element of found) {
-    for (let up: Element | null = element, steps = 0; up && steps < 3; up = up.parentElement, steps++) {
+    // Up the composed tree: text slotted into a web component names the control inside its shadow root.
+    for (let up: Element | null = element, steps = 0; up && steps < 4; up = composedParent(up), steps++) {
       hits.set(up, 1);
       // A label's words name its control, which is what an agent is after.
       if (up.localName === 'label') {
@@ -168,9 +175,9 @@ function bits(value: number): number {
 export function find(args: FindArgs): PageFindResult {
   // A document still being created (a page replacing itself) has nothing to find yet.
   if (!document.documentElement) return { docId: documentId, matches: [], scanned: 0 };
-  const words = args.query.toLowerCase().split(/\s+/).filter(Boolean).slice(0, 12);
-  const phrase = words.join(' ');
-  const hits = gather(words);
+  const words = parseQuery(args.query);
+  const phrase = words.map((word) => word.raw).join(' ');
+  const hits = gather(scanWords(words));
   // Score the elements that cover the most words first; a few hundred are plenty to rank.
   const ranked = [...hits].sort((a, b) => bits(b[1]) - bits(a[1])).slice(0, CANDIDATES * 2);
   const candidates: Candidate[] = [];
@@ -184,21 +191,36 @@ export function find(args: FindArgs): PageFindResult {
   const matches: PageFindMatch[] = [];
   for (const candidate of candidates) {
     if (matches.length >= args.maxResults) break;
-    const rect = candidate.element.getBoundingClientRect();
+    const place = placeOf(candidate.element, candidate.score % 2 === 1);
     matches.push({
       id: localIdOf(candidate.element),
       role: candidate.role,
       name: candidate.name,
       score: Math.floor(candidate.score / 2),
-      visible: candidate.score % 2 === 1,
-      box: { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) },
+      visible: place.visible,
+      box: place.box,
+      ...(place.clipped ? { clipped: true } : {}),
+      ...(place.coveredBy ? { coveredBy: place.coveredBy } : {}),
+      ...(candidate.missing.length ? { missing: candidate.missing } : {}),
+      ...(candidate.excerpt ? { excerpt: candidate.excerpt } : {}),
     });
   }
-  return { docId: documentId, matches, scanned: hits.size };
+  const result: PageFindResult = { docId: documentId, matches, scanned: hits.size };
+  // A number that no match holds whole: in a virtualized grid the row may simply not be rendered.
+  const numbers = words.filter((word) => word.kind === 'number');
+  if (numbers.length && (!matches.length || numbers.some((word) => matches[0]!.missing?.includes(word.raw)))) {
+    const note = virtualizedNote();
+    if (note) result.note = note;
+  }
+  return result;
 }
 
-/** Score × 2 + 1 when shown (the low bit carries visibility), or null when the element does not match. */
-function scoreOf(element: Element, words: string[], phrase: string, hidden: boolean): Candidate | null {
+/**
+ * Score × 2 + 1 when shown (the low bit carries visibility), or null when the element does not match. A word
+ * found in the name scores most, then in attributes, then in the element's text; an element that holds only
+ * some of the words is kept with the others listed as missing.
+ */
+function scoreOf(element: Element, words: QueryWord[], phrase: string, hidden: boolean): Candidate | null {
   const role = roleOf(element);
   const ownShown = ownText(element);
   const own = ownShown.toLowerCase();
@@ -207,24 +229,37 @@ function scoreOf(element: Element, words: string[], phrase: string, hidden: bool
   // Cheap pre-check before computing a name: some word must appear somewhere on or in this element.
   if (!role && !own && !attrs && !label) return null;
   const haystack = `${role ?? ''} ${own} ${attrs} ${label}`;
-  const textual = role ? (element.textContent ?? '').toLowerCase() : '';
+  // Text split over many spans (a code signature) is whole only in textContent.
+  const textualShown = role && TEXT_ROLES.has(role) ? squash((element.textContent ?? '').slice(0, TEXT_SCAN)) : '';
+  const textual = textualShown.toLowerCase();
   // A field named by a <label> or aria-labelledby holds none of its name's words itself.
-  const namedElsewhere = role !== null && (element.hasAttribute('aria-labelledby') || ((element as HTMLInputElement).labels?.length ?? 0) > 0);
-  if (!namedElsewhere && !words.some((word) => haystack.includes(word) || textual.includes(word))) return null;
+  const namedElsewhere = role !== null && (element.hasAttribute('aria-labelledby') || ((element as HTMLInputElement).labels?.length ?? 0) > 0 || element.localName.includes('-'));
+  if (!namedElsewhere && !words.some((word) => matchIn(haystack, word) || matchIn(textual, word) || tokensIn(textual || haystack, word))) return null;
   const name = role ? nameOf(element, role) : '';
   const lowerName = name.toLowerCase();
   let score = 0;
   let matched = 0;
+  const missing: string[] = [];
+  let inTextOnly: QueryWord | null = null;
   for (const word of words) {
     let best = 0;
-    if (role === word) best = 6;
-    if (lowerName.includes(word)) best = Math.max(best, new RegExp(`\\b${escape(word)}`).test(lowerName) ? 10 : 7);
-    if (attrs.includes(word)) best = Math.max(best, 6);
-    if (own.includes(word)) best = Math.max(best, 4);
+    if (role === word.raw) best = 6;
+    const inName = matchIn(lowerName, word);
+    if (inName) best = Math.max(best, inName === 1 ? 9 : new RegExp(`\\b${escape(word.raw)}`).test(lowerName) ? 10 : 7);
+    if (matchIn(attrs, word) || matchIn(label, word)) best = Math.max(best, 6);
+    if (matchIn(own, word)) best = Math.max(best, 4);
+    if (!best && matchIn(textual, word)) {
+      best = 4;
+      inTextOnly ??= word;
+    }
     if (best) matched++;
+    else {
+      missing.push(word.raw);
+      if (tokensIn(textual || own || lowerName, word)) score += 2;
+    }
     score += best;
   }
-  if (matched === 0) return null;
+  if (matched === 0 && score === 0) return null;
   if (matched < words.length) score -= 8 * (words.length - matched);
   if (lowerName && lowerName === phrase) score += 40;
   else if (lowerName && words.length > 1 && lowerName.includes(phrase)) score += 15;
@@ -240,12 +275,21 @@ function scoreOf(element: Element, words: string[], phrase: string, hidden: bool
     if (shown && rect.bottom > 0 && rect.top < window.innerHeight) score += 5;
   }
   if (score <= 0) return null;
-  return { element, role: role ?? 'generic', name: name || clipText(ownShown), score: score * 2 + (shown ? 1 : 0) };
+  const shownName = name || clipText(ownShown);
+  // Words the reader would not see in the name: show where they are in the element's text.
+  const excerpt = inTextOnly && !matchIn(shownName.toLowerCase(), inTextOnly) ? excerptAround(textualShown, inTextOnly) : '';
+  return { element, role: role ?? 'generic', name: shownName, score: score * 2 + (shown ? 1 : 0), missing, excerpt };
 }
 
 function clipText(text: string): string {
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
+
+/** Roles whose text (split over spans) counts as theirs; a list or a table only contains it. */
+const TEXT_ROLES = new Set([...NAME_FROM_CONTENT, 'listitem', 'definition', 'paragraph', 'blockquote', 'status', 'alert', 'note', 'code']);
+
+/** Characters of an element's text that scoring reads (a whole article's text is no name). */
+const TEXT_SCAN = 4_000;
 
 function escape(word: string): string {
   return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

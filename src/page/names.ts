@@ -1,6 +1,7 @@
 // Accessible names and the states shown after them, following the order of the accname spec in a simplified form:
 // aria-labelledby, aria-label, native labels (label, alt, legend, caption), content for roles named by content,
 // then title and placeholder.
+import { composedChildren, composedParent, elementById } from './composed.js';
 import { BLOCK_TAGS, NAME_FROM_CONTENT, SKIPPED_TAGS } from './roles.js';
 
 export const NAME_LIMIT = 100;
@@ -16,22 +17,38 @@ export function clip(text: string, limit = NAME_LIMIT): string {
 function byIds(element: Element, attr: string): Element[] {
   const ids = element.getAttribute(attr)?.trim();
   if (!ids) return [];
-  const root = element.getRootNode() as Document | ShadowRoot;
   const found: Element[] = [];
   for (const id of ids.split(/\s+/)) {
-    const target = root.getElementById?.(id) ?? element.ownerDocument.getElementById(id);
+    const target = elementById(element, id);
     if (target) found.push(target);
   }
   return found;
 }
 
+/** Set when the last nameOf() shortened the name (read it with nameWasCut()). */
+let textCut = false;
+
+/** Whether the last nameOf() call shortened the name it returned. */
+export function nameWasCut(): boolean {
+  return textCut;
+}
+
 /** Text of a subtree as a name: text nodes, alt of images, aria-label of parts; hidden parts left out. */
 export function textOf(node: Node, budget = 400): string {
   let out = '';
+  let stopped = false;
+  // Runs of spaces collapsed as they come, so the budget counts what the name will show.
+  const add = (text: string): void => {
+    const collapsed = text.replace(/\s+/g, ' ');
+    out += out.endsWith(' ') && collapsed.startsWith(' ') ? collapsed.slice(1) : collapsed;
+  };
   const walk = (current: Node): void => {
-    if (out.length > budget) return;
+    if (out.length > budget + 2) {
+      stopped = true;
+      return;
+    }
     if (current.nodeType === Node.TEXT_NODE) {
-      out += current.nodeValue ?? '';
+      add(current.nodeValue ?? '');
       return;
     }
     if (current.nodeType !== Node.ELEMENT_NODE) return;
@@ -39,47 +56,56 @@ export function textOf(node: Node, budget = 400): string {
     if (SKIPPED_TAGS.has(element.localName) || element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('hidden')) return;
     const label = element.getAttribute('aria-label');
     if (label) {
-      out += ` ${label} `;
+      add(` ${label} `);
       return;
     }
     if (element.localName === 'img' || (element.localName === 'input' && (element as HTMLInputElement).type === 'image')) {
-      out += element.getAttribute('alt') ?? '';
+      add(element.getAttribute('alt') ?? '');
       return;
     }
     if (element.localName === 'input' || element.localName === 'select' || element.localName === 'textarea') {
-      out += ` ${fieldValue(element) ?? ''} `;
+      add(` ${fieldValue(element) ?? ''} `);
       return;
     }
     const block = BLOCK_TAGS.has(element.localName);
-    if (block) out += ' ';
-    const shadow = (element as HTMLElement).shadowRoot;
-    if (element.localName === 'slot' && (element as HTMLSlotElement).assignedNodes().length) {
-      for (const child of (element as HTMLSlotElement).assignedNodes({ flatten: true })) walk(child);
-    } else {
-      for (let child = (shadow ?? element).firstChild; child; child = child.nextSibling) walk(child);
-    }
-    if (block) out += ' ';
+    if (block) add(' ');
+    const children = composedChildren(element);
+    for (let i = 0; i < children.length; i++) walk(children[i]!);
+    if (block) add(' ');
   };
   walk(node);
-  return squash(out);
+  const text = squash(out);
+  if (stopped) textCut = true;
+  return text;
 }
 
-/** The accessible name of an element with the given role ('' when it has none). */
-export function nameOf(element: Element, role: string): string {
+/** The accessible name of an element with the given role ('' when it has none), cut at `limit` with "…". */
+export function nameOf(element: Element, role: string, limit = NAME_LIMIT): string {
+  textCut = false;
+  const name = computeName(element, role, limit);
+  if (name.length > limit) {
+    textCut = true;
+    return clip(name, limit);
+  }
+  if (textCut && !name.endsWith('…')) return `${name}…`;
+  return name;
+}
+
+function computeName(element: Element, role: string, limit: number): string {
   const labelledBy = byIds(element, 'aria-labelledby');
-  if (labelledBy.length) return clip(squash(labelledBy.map((target) => textOf(target)).join(' ')));
+  if (labelledBy.length) return squash(labelledBy.map((target) => textOf(target, limit)).join(' '));
   const label = element.getAttribute('aria-label');
-  if (label && label.trim()) return clip(squash(label));
+  if (label && label.trim()) return squash(label);
   const native = nativeName(element);
-  if (native) return clip(native);
+  if (native) return native;
   if (NAME_FROM_CONTENT.has(role) || role === 'iframe') {
-    const text = textOf(element);
-    if (text) return clip(text);
+    const text = textOf(element, limit);
+    if (text) return text;
   }
   const title = element.getAttribute('title');
-  if (title && title.trim()) return clip(squash(title));
+  if (title && title.trim()) return squash(title);
   const placeholder = element.getAttribute('placeholder') ?? element.getAttribute('aria-placeholder');
-  if (placeholder && placeholder.trim()) return clip(squash(placeholder));
+  if (placeholder && placeholder.trim()) return squash(placeholder);
   return '';
 }
 
@@ -116,7 +142,27 @@ function nativeName(element: Element): string {
     return title ? squash(title.textContent ?? '') : '';
   }
   if (tag === 'iframe' || tag === 'frame') return squash(element.getAttribute('title') ?? element.getAttribute('name') ?? '');
+  if (tag.includes('-')) return customElementLabel(element);
   return '';
+}
+
+/**
+ * The <label> of a form-associated custom element (label for=its id, or a label around it), which `labels` does
+ * not expose to scripts outside the element.
+ */
+function customElementLabel(element: Element): string {
+  const labels: HTMLLabelElement[] = [];
+  for (let up = composedParent(element); up; up = composedParent(up)) {
+    if (up.localName === 'label') {
+      labels.push(up as HTMLLabelElement);
+      break;
+    }
+  }
+  if (element.id) {
+    const root = element.getRootNode() as Document | ShadowRoot;
+    for (const label of root.querySelectorAll('label[for]')) if ((label as HTMLLabelElement).htmlFor === element.id) labels.push(label as HTMLLabelElement);
+  }
+  return squash(labels.map((label) => labelText(label, element)).join(' '));
 }
 
 /** A label's text without the value of the control it wraps. */
@@ -125,8 +171,10 @@ function labelText(label: HTMLLabelElement, control: Element): string {
   const walk = (node: Node): void => {
     if (node === control) return;
     if (node.nodeType === Node.TEXT_NODE) out += node.nodeValue ?? '';
-    else if (node.nodeType === Node.ELEMENT_NODE && !SKIPPED_TAGS.has((node as Element).localName)) {
-      for (let child = node.firstChild; child; child = child.nextSibling) walk(child);
+    else if (node.nodeType === Node.ELEMENT_NODE && !SKIPPED_TAGS.has((node as Element).localName) && (node as Element).getAttribute('aria-hidden') !== 'true') {
+      // Slotted text counts: a web component's label is often the host's light text shown through a <slot>.
+      const children = composedChildren(node);
+      for (let i = 0; i < children.length; i++) walk(children[i]!);
     }
   };
   walk(label);
@@ -196,16 +244,19 @@ export function statesOf(element: Element, role: string): string {
   return out;
 }
 
-/** A link target kept short: same-origin as a path, others as origin + path, long ones clipped. */
+/**
+ * A link target as a user would open it: a path for a link to the top-level page's own origin (the reply's head
+ * line gives that origin, scheme included); otherwise the absolute URL with its scheme, which is also the rule
+ * inside any frame (a path there would be relative to the frame's origin, not the page's). Very long ones clipped.
+ */
 function shortUrl(raw: string, resolved: string): string {
   if (raw.startsWith('#') || raw.startsWith('javascript:') || raw.startsWith('mailto:')) return clip(raw, 60);
   try {
     const url = new URL(resolved);
-    const here = location.origin;
-    const text = url.origin === here ? `${url.pathname}${url.search}${url.hash}` : `${url.host}${url.pathname === '/' ? '' : url.pathname}${url.search}`;
-    return clip(text, 60);
+    const sameOrigin = url.origin === location.origin && window.top === window;
+    return clip(sameOrigin ? `${url.pathname}${url.search}${url.hash}` : url.href, 150);
   } catch {
-    return clip(raw, 60);
+    return clip(raw, 150);
   }
 }
 

@@ -8,6 +8,7 @@ import { focusCheck, localIdForSelector, scrollRefIntoView, textOfSelector } fro
 import { pageInfo } from './info.js';
 import { identify } from './nodes.js';
 import { describeRef, snapshot } from './snapshot.js';
+import { waitFor, waitQuiet } from './settle.js';
 import { pageText } from './text.js';
 
 export const operations = {
@@ -20,6 +21,8 @@ export const operations = {
   deltaStart,
   deltaFinish,
   pageText,
+  waitQuiet,
+  waitFor,
   identify,
   setFieldValue,
   fileInputs,

@@ -1,7 +1,8 @@
 // The tree walk behind read_page and deltas: one line per element with a role, text runs between them, wrappers
 // folded away. Lines carry page-local ids as `[ref=#N]`; the server rewrites them to global refs.
 import type { SnapshotHint } from '../browser/page-types.js';
-import { clip, defang, fieldValue, nameOf, quote, squash, statesOf } from './names.js';
+import { composedChildren, composedParent, shadowOf } from './composed.js';
+import { NAME_LIMIT, clip, defang, fieldValue, nameOf, nameWasCut, quote, squash, statesOf } from './names.js';
 import { localIdOf } from './registry.js';
 import { BLOCK_TAGS, COLLECTION_ITEMS, INTERACTIVE, LANDMARKS, NAME_FROM_CONTENT, PAGE_LANDMARKS, SKIPPED_TAGS, roleOf } from './roles.js';
 
@@ -18,6 +19,8 @@ export interface WalkOptions {
    * listed whole; a longer one lists this many (read_page filter "all" or ref_id) or none (the default view).
    */
   selectOptions?: number;
+  /** Names and text runs whole (up to the budget) instead of cut at 100 / 200 characters: a subtree read by ref. */
+  wholeText?: boolean;
 }
 
 /** A dropdown with this many options or fewer is always listed: its options cost less than a second read. */
@@ -32,6 +35,8 @@ interface Flags {
   hiddenText: boolean;
   /** Out-of-viewport checks do not apply (a subtree asked for by ref). */
   anywhere: boolean;
+  /** Directly inside a row: its header cells are shown too, since a grid sorts by clicking them. */
+  inRow?: boolean;
 }
 
 interface Pending {
@@ -44,31 +49,7 @@ const TEXT_LIMIT = 200;
 /** Characters a server ref (`ref_1234`) may add over a local placeholder (`#12`). */
 const REF_SLACK = 5;
 
-/**
- * Whether this realm may read closed shadow roots: `openOrClosedShadowRoot` exists only for privileged code, and
- * the BiDi sandbox is not. Asked once, since every property read on an element is a wrapper crossing.
- */
-const PRIVILEGED_SHADOW = typeof Element !== 'undefined' && 'openOrClosedShadowRoot' in Element.prototype;
-
-/** Open shadow roots, and closed ones where the realm is allowed to see them. */
-export function shadowOf(element: Element): ShadowRoot | null {
-  if (PRIVILEGED_SHADOW) return (element as Element & { openOrClosedShadowRoot?: ShadowRoot | null }).openOrClosedShadowRoot ?? null;
-  return element.shadowRoot ?? null;
-}
-
-/** Children in the composed (rendered) order: a shadow root replaces light children, a slot shows what it was given. */
-export function composedChildren(node: Node): ArrayLike<Node> {
-  if (node.nodeType === Node.ELEMENT_NODE) {
-    const element = node as Element;
-    const shadow = shadowOf(element);
-    if (shadow) return shadow.childNodes;
-    if (element.localName === 'slot') {
-      const assigned = (element as HTMLSlotElement).assignedNodes({ flatten: true });
-      if (assigned.length) return assigned;
-    }
-  }
-  return node.childNodes;
-}
+export { composedChildren, shadowOf } from './composed.js';
 
 /** The node whose childNodes composedChildren gives (a shadow root or the node), or null for a slot's assigned nodes. */
 function childContainer(node: Node): ParentNode | null {
@@ -100,6 +81,15 @@ export function visibilityHidden(element: Element): boolean {
 /** Children lists longer than this are cut to the viewport by binary search over their boxes. */
 const BISECT_OVER = 40;
 
+/** The block a text node belongs to (its paragraph, cell or item), else its parent. */
+function blockOf(text: Node): Element | null {
+  const parent = composedParent(text);
+  for (let up = parent, steps = 0; up && steps < 6; up = composedParent(up), steps++) {
+    if (BLOCK_TAGS.has(up.localName) || roleOf(up)) return up;
+  }
+  return parent;
+}
+
 export class SnapshotWalker {
   readonly lines: string[] = [];
   readonly frames: { line: number; id: number; depth: number }[] = [];
@@ -113,6 +103,10 @@ export class SnapshotWalker {
   private hintDepth = Infinity;
   private text = '';
   private textDepth = 0;
+  /** The element holding the current text run: its ref reads the run whole. */
+  private textOwner: Element | null = null;
+  /** Lines whose name or text was cut (they carry `[cut]`). */
+  cut = 0;
   private readonly pending: Pending[] = [];
   private readonly top: number;
   private readonly bottom: number;
@@ -166,6 +160,7 @@ export class SnapshotWalker {
           const value = child.nodeValue;
           if (value && value.trim()) {
             if (this.text && this.textDepth !== depth) this.flushText();
+            if (!this.text) this.textOwner = blockOf(child);
             this.text += value;
             this.textDepth = depth;
           } else if (value && this.text) {
@@ -196,8 +191,9 @@ export class SnapshotWalker {
     const role = roleOf(element);
     // renders() said it has a box, so one more call tells visibility:hidden apart.
     const hidden = !element.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions);
-    const childFlags: Flags = { ...flags, hiddenText: hidden, anywhere: flags.anywhere || anywhere };
-    if (!role || (flags.onlyControls && !INTERACTIVE.has(role) && role !== 'iframe')) {
+    const childFlags: Flags = { ...flags, hiddenText: hidden, anywhere: flags.anywhere || anywhere, inRow: role === 'row' || (!role && flags.inRow) };
+    const shownInRow = flags.inRow === true && (role === 'columnheader' || role === 'rowheader');
+    if (!role || (flags.onlyControls && !INTERACTIVE.has(role) && role !== 'iframe' && !shownInRow)) {
       const block = BLOCK_TAGS.has(tag);
       if (block) this.flushText();
       if ((tag === 'label' && (element as HTMLLabelElement).control) || tag === 'legend' || tag === 'figcaption' || tag === 'caption') childFlags.quiet = true;
@@ -395,19 +391,36 @@ export class SnapshotWalker {
 
   /** The line of one element, without indentation. */
   render(element: Element, role: string): string {
-    const name = nameOf(element, role);
+    const limit = this.nameLimit;
+    const name = nameOf(element, role, limit);
     const ref = PAGE_LANDMARKS.has(role) ? '' : ` [ref=#${localIdOf(element)}]`;
     let line = `- ${role}${name ? ` ${quote(name)}` : ''}${ref}${statesOf(element, role)}`;
+    let cut = nameWasCut();
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider' || role === 'file' || role === 'listbox') {
       const value = fieldValue(element);
-      if (value) line += ` [value=${quote(clip(value, 120))}]`;
+      const valueLimit = this.options.wholeText ? this.options.maxChars : 120;
+      if (value) line += ` [value=${quote(clip(value, valueLimit))}]`;
+      if (value && value.length > valueLimit) cut = true;
     }
     // A dropdown too long to list by default says how many options it has (read it by ref_id to list them).
     if (element.localName === 'select' && role === 'combobox') {
       const total = (element as HTMLSelectElement).options.length;
       if (total > FEW_OPTIONS) line += ` [options=${total}]`;
     }
+    if (cut) {
+      this.cut++;
+      line += ' [cut]';
+    }
     return line;
+  }
+
+  /** What is left of the budget for one long name or text run (whole-text mode), at least the usual cut. */
+  private get room(): number {
+    return Math.max(TEXT_LIMIT, this.options.maxChars - this.chars - 80);
+  }
+
+  private get nameLimit(): number {
+    return this.options.wholeText ? this.room : NAME_LIMIT;
   }
 
   /** Adds a line if the budget allows; false when it does not (the walk is then full). */
@@ -439,10 +452,18 @@ export class SnapshotWalker {
   private flushText(): void {
     if (!this.text) return;
     const text = squash(this.text);
+    const owner = this.textOwner;
     this.text = '';
+    this.textOwner = null;
     if (!text || this.full) return;
     if (this.options.depth !== undefined && this.textDepth > this.options.depth) return;
-    const line = `- text: ${defang(clip(text, TEXT_LIMIT))}`;
+    const limit = this.options.wholeText ? this.room : TEXT_LIMIT;
+    let line = `- text: ${defang(clip(text, limit))}`;
+    // A cut run says so, with the ref of the element that holds it: read_page with it gives the whole text.
+    if (text.length > limit) {
+      this.cut++;
+      line += owner ? ` [ref=#${localIdOf(owner)}] [cut]` : ' [cut]';
+    }
     if (!this.emit(line, this.textDepth)) this.omitted++;
   }
 

@@ -19,7 +19,7 @@ export interface SnapshotArgs {
 export function snapshot(args: SnapshotArgs): PageSnapshot {
   // A whole-document read or a read of one subtree lists long dropdowns (capped); the default view only counts them.
   const selectOptions = args.mode === 'all' || args.root ? OPTIONS_CAP : 0;
-  const walker = new SnapshotWalker({ mode: args.mode, depth: args.depth, maxChars: args.maxChars, selectOptions });
+  const walker = new SnapshotWalker({ mode: args.mode, depth: args.depth, maxChars: args.maxChars, selectOptions, wholeText: args.root !== undefined });
   if (args.root) {
     const root = elementFor(args.root.docId, args.root.id);
     walker.walkElement(root);
@@ -41,6 +41,7 @@ export function snapshot(args: SnapshotArgs): PageSnapshot {
     below: walker.below,
     deeper: walker.deeper,
     hints: walker.hints,
+    cut: walker.cut,
   };
 }
 

@@ -1,8 +1,13 @@
 // The page's readable text: what a reader sees, main content first, page chrome (navigation, banner, footer,
 // sidebars) last, with just enough structure (headings, list items, table cells) to be followed.
 import type { PageText } from '../browser/page-types.js';
+import { composedChildren } from './composed.js';
+import { documentId, elementFor, localIdOf } from './registry.js';
 
-const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'canvas', 'iframe', 'object', 'embed', 'select', 'textarea', 'datalist', 'video', 'audio', 'math']);
+const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'canvas', 'object', 'embed', 'select', 'textarea', 'datalist', 'video', 'audio', 'math']);
+
+/** Stands for a frame's text on a line of its own; the server puts the frame's text there. */
+export const FRAME_MARK = '\u0001frame:';
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search']);
 const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside']);
 
@@ -70,17 +75,9 @@ function visuallyHidden(style: CSSStyleDeclaration, element: Element): boolean {
   return box.width <= 1 && box.height <= 1 && style.overflow !== 'visible';
 }
 
-function childrenOf(node: Element | ShadowRoot): Node[] {
-  if (node instanceof HTMLSlotElement) {
-    const assigned = node.assignedNodes({ flatten: true });
-    return assigned.length ? assigned : [...node.childNodes];
-  }
-  if (node instanceof Element && node.shadowRoot) return [...node.shadowRoot.childNodes];
-  return [...node.childNodes];
-}
-
-function extract(): Record<Bucket, string> {
+function extract(root: Element, buckets: boolean): Record<Bucket, string> & { frames: number[] } {
   const writers: Record<Bucket, Writer> = { main: new Writer(), rest: new Writer(), chrome: new Writer() };
+  const frames: number[] = [];
   const visit = (node: Node, bucket: Bucket, pre: boolean, hidden: boolean) => {
     if (node.nodeType === Node.TEXT_NODE) {
       if (!hidden) writers[bucket].write(node.nodeValue ?? '', pre);
@@ -94,11 +91,20 @@ function extract(): Record<Bucket, string> {
     if (visuallyHidden(style, node)) return;
     // visibility:hidden hides this element's own text, yet a child may be made visible again.
     const invisible = style.visibility === 'hidden' || style.visibility === 'collapse';
-    if (bucket !== 'main' && isMain(node)) bucket = 'main';
-    else if (bucket === 'rest' && isChrome(node)) bucket = 'chrome';
+    if (buckets && bucket !== 'main' && isMain(node)) bucket = 'main';
+    else if (buckets && bucket === 'rest' && isChrome(node)) bucket = 'chrome';
     const out = writers[bucket];
     if (tag === 'br') {
       out.write('\n', true);
+      return;
+    }
+    if (tag === 'iframe' || tag === 'frame') {
+      if (invisible) return;
+      const id = localIdOf(node);
+      frames.push(id);
+      out.lineBreak();
+      out.write(`${FRAME_MARK}${id}\u0001`);
+      out.lineBreak();
       return;
     }
     const block = !style.display.startsWith('inline') && style.display !== 'contents';
@@ -114,30 +120,27 @@ function extract(): Record<Bucket, string> {
       else if (style.display === 'list-item') out.write('- ');
     }
     const keepSpaces = pre || style.whiteSpace.startsWith('pre') || style.whiteSpace === 'break-spaces';
-    for (const child of childrenOf(node)) visit(child, bucket, keepSpaces, invisible);
+    const children = composedChildren(node);
+    for (let i = 0; i < children.length; i++) visit(children[i]!, bucket, keepSpaces, invisible);
     if (block && !cell) out.lineBreak();
   };
-  if (document.body) visit(document.body, 'rest', false, false);
-  return { main: writers.main.toString(), rest: writers.rest.toString(), chrome: writers.chrome.toString() };
+  visit(root, buckets ? 'rest' : 'main', false, false);
+  return { main: writers.main.toString(), rest: writers.rest.toString(), chrome: writers.chrome.toString(), frames };
 }
 
-/** The readable text, cut to `maxChars` from `offset`; the cut falls on a line or word end when one is near. */
-export function pageText(args: { maxChars: number; offset?: number }): PageText {
-  const parts = extract();
+/**
+ * The readable text of this document (main content first, page chrome last), or of one element's subtree, whole:
+ * the server stitches frames' text in at their marks and cuts the reply to max_chars.
+ */
+export function pageText(args: { root?: { docId: string; id: number } }): PageText {
+  const base = { url: location.href, title: document.title, docId: documentId };
+  if (args.root) {
+    const parts = extract(elementFor(args.root.docId, args.root.id), false);
+    return { ...base, text: parts.main, frames: parts.frames };
+  }
+  if (!document.body) return { ...base, text: '', frames: [] };
+  const parts = extract(document.body, true);
   const sections = [parts.main, parts.rest];
   if (parts.chrome) sections.push(`[page chrome: navigation, header, footer, sidebars]\n${parts.chrome}`);
-  const full = sections.filter(Boolean).join('\n\n');
-  const offset = Math.min(Math.max(0, args.offset ?? 0), full.length);
-  let end = Math.min(full.length, offset + args.maxChars);
-  if (end < full.length) {
-    const window = full.slice(offset, end);
-    const floor = Math.floor(window.length * 0.8);
-    const line = window.lastIndexOf('\n');
-    const space = window.lastIndexOf(' ');
-    if (line >= floor) end = offset + line + 1;
-    else if (space >= floor) end = offset + space + 1;
-  }
-  const answer: PageText = { url: location.href, title: document.title, text: full.slice(offset, end), totalChars: full.length, offset };
-  if (end < full.length) answer.nextOffset = end;
-  return answer;
+  return { ...base, text: sections.filter(Boolean).join('\n\n'), frames: parts.frames };
 }

@@ -33,6 +33,8 @@ export async function resolveUploadPaths(paths: string[], roots: string[]): Prom
     }
     const info = await stat(real);
     if (!info.isFile()) throw bad('is not a regular file.');
+    // A hard link looks like a file inside the root but may be one from anywhere on the same disk.
+    if (info.nlink > 1) throw bad('has other hard links, so it may be a file from outside the upload roots; copy it instead.');
     try {
       await access(real, constants.R_OK);
     } catch {
@@ -76,7 +78,7 @@ export const fileUploadTool = defineTool({
     'Puts local files into a file input (input type=file) as if the user had picked them, without opening a file dialog; ' +
     'hidden inputs behind styled buttons work too. ref names the input (or its label); without ref, the page\'s only file ' +
     'input is used, and several are ambiguous_target (their refs are listed). Paths must be readable files under the server\'s ' +
-    'upload roots (--upload-root; default the output dir and the working directory); relative paths are from the working ' +
+    'upload roots (--upload-root; default the output dir, where downloads land); relative paths are from the working ' +
     'directory. An empty list clears the input. Returns the file names the input holds.',
   scope: 'tab',
   errors: ['ref_stale', 'ambiguous_target', 'not_found'],

@@ -9,7 +9,19 @@ const matchSchema = z.object({
   name: z.string(),
   box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
   visible: z.boolean(),
+  clipped: z.boolean().optional(),
+  covered_by: z.string().optional(),
+  missing: z.array(z.string()).optional(),
+  excerpt: z.string().optional(),
 });
+
+/** Why a match is not visible: cut off by its scroll box, covered, or hidden. */
+function whereNote(match: z.infer<typeof matchSchema>): string {
+  if (match.visible) return '';
+  if (match.clipped) return ' [hidden: scrolled out of its container]';
+  if (match.covered_by) return ` [hidden: covered by ${match.covered_by}]`;
+  return ' [hidden]';
+}
 
 export const findTool = defineTool({
   name: 'find',
@@ -26,18 +38,20 @@ export const findTool = defineTool({
     query: z.string().trim().min(1).max(200).describe('Words to look for: a role and/or words of the name, label, placeholder or text.'),
     max_results: z.number().int().min(1).max(100).optional().describe('How many matches to return (default 10).'),
   }),
-  output: z.object({ query: z.string(), matches: z.array(matchSchema) }),
+  output: z.object({ query: z.string(), matches: z.array(matchSchema), note: z.string().optional() }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async handler(context, args) {
     const tab = context.tab;
     const browser = browserOf(tab);
     const maxResults = args.max_results ?? 10;
     const frames = [...browser.contexts.values()].filter((node) => node.id === tab.context || browser.tabForContext(node.id) === tab).map((node) => node.id);
+    const notes = new Set<string>();
     const perFrame = await Promise.all(
       frames.map(async (frame) => {
         try {
           const result = await tab.callPage<PageFindResult>('find', { query: args.query, maxResults }, { context: frame });
           const offset = frame === tab.context || result.matches.length === 0 ? { x: 0, y: 0 } : await frameOffset(tab, frame);
+          if (result.note) notes.add(result.note);
           return result.matches.map((match) => ({
             score: match.score,
             match: {
@@ -46,6 +60,10 @@ export const findTool = defineTool({
               name: match.name,
               box: { ...match.box, x: match.box.x + Math.round(offset.x), y: match.box.y + Math.round(offset.y) },
               visible: match.visible,
+              ...(match.clipped ? { clipped: true } : {}),
+              ...(match.coveredBy ? { covered_by: match.coveredBy } : {}),
+              ...(match.missing ? { missing: match.missing } : {}),
+              ...(match.excerpt ? { excerpt: match.excerpt } : {}),
             },
           }));
         } catch (error) {
@@ -55,15 +73,16 @@ export const findTool = defineTool({
         }
       }),
     );
-    const matches = perFrame
-      .flat()
-      .sort((a, b) => b.score - a.score)
-      .slice(0, maxResults)
-      .map((entry) => entry.match);
-    const lines = matches.map(
-      (m) => `- ${m.role}${m.name ? ` "${m.name.replace(/"/g, '\\"')}"` : ''} [ref=${m.ref}] [box=${m.box.x},${m.box.y},${m.box.width}x${m.box.height}]${m.visible ? '' : ' [hidden]'}`,
-    );
-    const text = matches.length ? `${matches.length} match${matches.length === 1 ? '' : 'es'} for "${args.query}":\n${lines.join('\n')}` : `No element matches "${args.query}".`;
-    return { structured: { query: args.query, matches }, text };
+    const ranked = perFrame.flat().sort((a, b) => b.score - a.score);
+    // Once some element holds every word, elements holding only some of them are noise.
+    const complete = ranked.filter((entry) => !entry.match.missing);
+    const matches = (complete.length ? complete : ranked).slice(0, maxResults).map((entry) => entry.match);
+    const lines = matches.map((m) => `- ${m.role}${m.name ? ` "${m.name.replace(/"/g, '\\"')}"` : ''} [ref=${m.ref}] [box=${m.box.x},${m.box.y},${m.box.width}x${m.box.height}]${whereNote(m)}${m.missing ? ` [partial: no ${m.missing.map((w) => `"${w}"`).join(', ')}]` : ''}${m.excerpt ? ` text: "${m.excerpt.replace(/"/g, '\\"')}"` : ''}`);
+    const head = matches.length ? `${matches.length} match${matches.length === 1 ? '' : 'es'} for "${args.query}"` : `No element matches "${args.query}".`;
+    const out = [matches.length ? `${head}${matches[0]!.missing ? ' (none holds every word: the best is partial)' : ''}:` : head, ...lines];
+    for (const note of notes) out.push(`Note: ${note}`);
+    const text = out.join('\n');
+    const structured = { query: args.query, matches, ...(notes.size ? { note: [...notes].join(' ') } : {}) };
+    return { structured, text };
   },
 });

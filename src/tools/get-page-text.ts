@@ -1,20 +1,30 @@
 import { z } from 'zod';
-import type { PageText } from '../browser/page-types.js';
+import { cutText, readText } from '../browser/page-text.js';
 import { defineTool, tabIdField } from './tool.js';
+
+/** Room kept for the closing `[truncated at …]` line. */
+const TRAILER_ROOM = 90;
 
 export const getPageTextTool = defineTool({
   name: 'get_page_text',
   title: 'Get page text',
   description:
     'The visible text of the tab\'s page with its URL and title: the main content first, page chrome (navigation, header, ' +
-    'footer, sidebars) after it under a marker line; hidden and screen-reader-only text left out. Headings start with #, list ' +
-    'items with -, table cells are separated by |. Cut at max_chars: then truncated is true and nextOffset is the offset to pass ' +
-    'to read on. Cheaper than a screenshot for reading articles, results and messages; use read_page or find for refs.',
+    'footer, sidebars) after it under a marker line; hidden and screen-reader-only text left out; each iframe\'s text (any ' +
+    'origin) where the frame is, under a "[frame: title — url]" line. Headings start with #, list items with -, table cells ' +
+    'are separated by |. ref_id reads one element\'s text whole (a code block, a response body). The reply, header included, ' +
+    'is at most max_chars: when cut, truncated is true and nextOffset is the offset to pass to read on. Cheaper than a ' +
+    'screenshot for reading articles, results and messages; use read_page or find for refs.',
   scope: 'tab',
-  errors: [],
+  errors: ['ref_stale'],
   input: z.strictObject({
     tabId: tabIdField,
-    max_chars: z.number().int().min(100).max(200_000).optional().describe('Most characters to return (100-200000, default 8000).'),
+    ref_id: z
+      .string()
+      .regex(/^ref_\d+$/, 'must look like "ref_12"')
+      .optional()
+      .describe('Only this element\'s text (from read_page or find), e.g. a cell holding a long response body.'),
+    max_chars: z.number().int().min(100).max(200_000).optional().describe('Most characters of the whole reply, header included (100-200000, default 8000).'),
     offset: z.number().int().min(0).optional().describe('Character offset to start from: the nextOffset of a truncated earlier call (default 0).'),
   }),
   output: z.object({
@@ -28,12 +38,28 @@ export const getPageTextTool = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async handler({ tab }, args) {
-    const page = await tab.callPage<PageText>('pageText', { maxChars: args.max_chars ?? 8000, offset: args.offset ?? 0 });
-    const truncated = page.nextOffset !== undefined;
-    const structured = { ...page, truncated };
-    const lines = [`${page.title || '(untitled)'} — ${page.url}`, '', page.text || '(no visible text)'];
-    if (truncated) lines.push('', `[truncated at ${page.nextOffset} of ${page.totalChars} chars; call again with offset: ${page.nextOffset}]`);
-    else if (page.offset > 0) lines.push('', `[end of text; started at offset ${page.offset} of ${page.totalChars}]`);
+    const maxChars = args.max_chars ?? 8000;
+    const read = await readText(tab, args.ref_id);
+    const offset = Math.min(args.offset ?? 0, read.text.length);
+    let header = `${read.title || '(untitled)'} — ${read.url}${args.ref_id ? ` (text of ${args.ref_id})` : ''}`;
+    if (header.length > maxChars / 4) header = `${header.slice(0, Math.floor(maxChars / 4) - 1)}…`;
+    // The whole reply fits max_chars: header, a blank line, the text and, when cut, the closing line.
+    const room = maxChars - header.length - 2;
+    let cut = cutText(read.text, offset, room);
+    if (cut.nextOffset !== undefined || offset > 0) cut = cutText(read.text, offset, room - TRAILER_ROOM);
+    const truncated = cut.nextOffset !== undefined;
+    const structured = {
+      url: read.url,
+      title: read.title,
+      text: cut.slice,
+      truncated,
+      totalChars: read.text.length,
+      offset,
+      ...(truncated ? { nextOffset: cut.nextOffset } : {}),
+    };
+    const lines = [header, '', cut.slice || '(no visible text)'];
+    if (truncated) lines.push('', `[truncated at ${cut.nextOffset} of ${read.text.length} chars; call again with offset: ${cut.nextOffset}]`);
+    else if (offset > 0) lines.push('', `[end of text; started at offset ${offset} of ${read.text.length}]`);
     return { structured, text: lines.join('\n') };
   },
 });

@@ -15,7 +15,8 @@ import { javascriptTool } from './javascript.js';
 import { readNetworkTool } from './network.js';
 import { resizeWindowTool } from './resize-window.js';
 import type { Tool } from './tool.js';
+import { waitForTool } from './wait-for.js';
 
 /** Every tool, in the order clients list them. */
 export const allTools: Tool[] = [tabsContextTool, tabsCreateTool, tabsCloseTool, navigateTool, computerTool, dialogTool, readPageTool, findTool, testRefTool, testTextTool,
-  getPageTextTool, formInputTool, fileUploadTool, javascriptTool, readConsoleTool, readNetworkTool, resizeWindowTool];
+  getPageTextTool, formInputTool, fileUploadTool, javascriptTool, readConsoleTool, readNetworkTool, resizeWindowTool, waitForTool];

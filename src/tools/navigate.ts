@@ -2,13 +2,18 @@ import { z } from 'zod';
 import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
 import { DEFAULT_MAX_CHARS } from '../browser/snapshot.js';
 import { snapshotReply } from '../browser/snapshot-reply.js';
+import { settleTab } from '../browser/settle.js';
 import { defineTool, tabIdField } from './tool.js';
+
+/** Longest wait for a loaded page to go quiet before its snapshot, ms. */
+const SETTLE_MAX_MS = 3_000;
 
 export const navigateTool = defineTool({
   name: 'navigate',
   title: 'Navigate',
   description:
-    'Loads a URL in the tab and waits until it has loaded (redirects and same-page #hash changes count as arrived), or goes ' +
+    'Loads a URL in the tab and waits until it has loaded and settled (DOM quiet, no request in flight; at most 3 s more, said when ' +
+      'cut short; redirects and same-page #hash changes count as arrived), or goes ' +
     '"back" / "forward" in its history. Returns the final URL and title and a snapshot of the new page with refs, so no ' +
     'separate read_page is needed. A URL without a scheme gets https:// (http:// for localhost). A dialog raised while ' +
     'loading or leaving ends the call at once with dialog_open. When the page starts its own navigation before yours ' +
@@ -33,15 +38,19 @@ export const navigateTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   async handler(context, args) {
     const arrived = await navigateTab(context.tab, args.url, context.options);
+    // Apps render after the load event (a viewer fetching its document, an SPA its data): wait for quiet first.
+    const settle = await settleTab(context.tab, Math.min(SETTLE_MAX_MS, context.tab.timeouts.navigation));
+    const unsettled = settle.settled ? undefined : `Still changing after ${(settle.waitedMs / 1000).toFixed(1)} s (${settle.busy}): this snapshot may be incomplete; wait_for a text or read_page again.`;
     // The load is done; a snapshot that fails (a frame mid-swap) must not turn the navigation into an error.
     const header = `${arrived.note ? `${arrived.note}\n` : ''}${arrived.title || '(untitled)'} — ${arrived.url}`;
     const reply = await snapshotReply(context.tab, () => header, { maxChars: DEFAULT_MAX_CHARS }).catch((error: unknown) => {
       if (context.tab.isFatal(error)) throw error;
       return null;
     });
-    if (!reply) return { structured: { ...arrived, snapshot_error: 'The page snapshot failed; call read_page.' } };
+    const note = [arrived.note, unsettled].filter(Boolean).join(' ');
+    if (!reply) return { structured: { ...arrived, snapshot_error: 'The page snapshot failed; call read_page.', ...(note ? { note } : {}) } };
     const { snap, text } = reply;
-    const structured = { ...arrived, snapshot: snap.snapshot, truncated: snap.truncated, ...(snap.hint ? { hint: snap.hint } : {}) };
-    return { structured, text };
+    const structured = { ...arrived, snapshot: snap.snapshot, truncated: snap.truncated, ...(snap.hint ? { hint: snap.hint } : {}), ...(note ? { note } : {}) };
+    return { structured, text: unsettled ? `${text}\n${unsettled}` : text };
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
+import { checkedUrl, navigateTab, navigationTargetSchema } from '../browser/navigation.js';
 import { describeTab, tabInfoSchema } from './tab-info.js';
 import { defineTool } from './tool.js';
 
@@ -17,6 +17,8 @@ export const tabsCreateTool = defineTool({
   output: tabInfoSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   async handler(context, args) {
+    // A refused URL opens no tab at all.
+    if (args.url) checkedUrl(args.url, context.options);
     const browser = await context.browser();
     const tab = await browser.createTab(context.session.id);
     context.session.remember(tab);

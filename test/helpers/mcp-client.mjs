@@ -11,12 +11,13 @@ import { trackPid } from './processes.mjs';
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 /** A connected client; `args` are extra CLI flags (default: an isolated profile). */
-export async function startServer({ args = ['--isolated'], env = {} } = {}) {
+export async function startServer({ args = ['--isolated'], env = {}, cwd } = {}) {
   const outputDir = mkdtempSync(join(tmpdir(), 'fu-out-'));
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'mcp', '--output-dir', outputDir, ...args],
     env: { ...process.env, ...env },
+    ...(cwd ? { cwd } : {}),
     stderr: 'pipe',
   });
   let stderr = '';

@@ -44,4 +44,14 @@ describe('real apps: installed, served from 127.0.0.1 and readable through the t
       expect(await textOnceRendered(expected)).to.include(expected);
     });
   }
+
+  it('lists ag-grid column headers with refs, and a click on one sorts the grid', async function () {
+    await server.ok('navigate', { tabId, url: apps.url('/apps/grid.html') });
+    await textOnceRendered('Vandelay 1');
+    const snapshot = server.text(await server.ok('read_page', { tabId }));
+    const amount = /columnheader "Amount" \[ref=(ref_\d+)\]/.exec(snapshot);
+    expect(amount, snapshot.slice(0, 600)).to.not.equal(null);
+    const clicked = server.text(await server.ok('computer', { tabId, action: 'left_click', ref: amount[1] }));
+    expect(clicked).to.include('Sorted by amount asc');
+  });
 });

@@ -137,7 +137,8 @@ describe('cli: option precedence (flag > env > config > default)', function () {
     expect(options.viewport).to.deep.equal({ width: 1280, height: 800 });
     expect(options.outputDir).to.equal(resolve('firefox-use-output'));
     expect(options.allowedOrigins).to.deep.equal([]);
-    expect(options.uploadRoots).to.deep.equal([options.outputDir, process.cwd()]);
+    expect(options.uploadRoots).to.deep.equal([options.outputDir]);
+    expect(options).to.include({ allowUnrestrictedFileAccess: false, sharedBrowserContext: false });
   });
 
   it('the config file beats the defaults (camelCase and flag-style keys both work)', function () {
@@ -198,7 +199,7 @@ describe('server.json (MCP registry entry)', function () {
     expect(npm).to.include({ registryType: 'npm', identifier: pkg.name, version: pkg.version });
     expect(npm.transport).to.deep.equal({ type: 'stdio' });
     const documented = npm.environmentVariables.map((variable) => variable.name);
-    const serveOnly = new Set(['port', 'host', 'token']);
+    const serveOnly = new Set(['port', 'host', 'token', 'shared-browser-context']);
     const expected = FLAGS.filter((spec) => !serveOnly.has(spec.flag)).map((spec) => envName(spec.flag));
     expect(documented).to.have.members([...expected, 'FIREFOX_BIN', 'FIREFOX_USE_CONFIG']);
   });

@@ -87,7 +87,8 @@ async function stableCapture(worker: Worker, capture: Capture, tools: Tool[], op
   const tab = await workerTab(worker, capture.viewport);
   phases.mark('tab');
   try {
-    if (capture.page.url) await navigateTab(tab, capture.page.url, options);
+    // The config's own pages (file: ones included) are the user's, not a page's or an agent's.
+    if (capture.page.url) await navigateTab(tab, capture.page.url, { ...options, scriptFiles: [capture.page.url] });
     phases.mark('load');
     if (capture.page.steps.length) {
       const runner = new ScriptRunner(worker.session, tools, options, `${capture.id}-step`);

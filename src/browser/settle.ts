@@ -1,0 +1,55 @@
+// Waiting for a page to settle after it loaded: single-page apps and viewers (pdf.js) fetch and render after the
+// load event, so a snapshot taken at load shows an empty shell. Settled means the DOM has been quiet for a moment
+// with no transition running and no request of the tab in flight; the wait is bounded and says when it ran out.
+import { requestsInFlight } from './network-log.js';
+import type { Tab } from './tab.js';
+
+/** How long the DOM must stay unchanged to count as quiet, ms. */
+const QUIET_MS = 120;
+
+export interface SettleOutcome {
+  settled: boolean;
+  waitedMs: number;
+  /** What was still going on when the bound ran out. */
+  busy?: string;
+}
+
+interface QuietReport {
+  quiet: boolean;
+  waitedMs: number;
+  busy?: 'dom' | 'animations';
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Waits (at most maxMs) for the tab's page to be quiet: DOM, animations and network. */
+export async function settleTab(tab: Tab, maxMs: number): Promise<SettleOutcome> {
+  const started = Date.now();
+  const deadline = started + maxMs;
+  let busy = 'the page kept changing';
+  while (Date.now() < deadline) {
+    const remaining = deadline - Date.now();
+    const report = await tab
+      .callPage<QuietReport>('waitQuiet', { quietMs: QUIET_MS, maxMs: remaining }, { timeout: remaining + 2_000 })
+      .catch((error: unknown) => {
+        if (tab.isFatal(error)) throw error;
+        return null;
+      });
+    if (!report) {
+      // The document was being replaced (a redirect by script): look again shortly.
+      await sleep(25);
+      continue;
+    }
+    if (!report.quiet) {
+      busy = report.busy === 'animations' ? 'animations were still running' : 'the page kept changing';
+      break;
+    }
+    const loading = requestsInFlight(tab);
+    if (loading === 0) return { settled: true, waitedMs: Date.now() - started };
+    busy = `${loading} request${loading === 1 ? ' was' : 's were'} still loading`;
+    while (requestsInFlight(tab) > 0 && Date.now() < deadline) await sleep(25);
+  }
+  return { settled: false, waitedMs: Date.now() - started, busy };
+}

@@ -1,0 +1,150 @@
+// Waiting for the page: until its DOM has been quiet for a while with no transition or finite animation running
+// (navigate's settle), or until a text or an element appears or goes away (wait_for). Mutation observers drive
+// the checks; timers only back them up (Firefox clamps timers in background tabs to one a second).
+import { composedChildren, shadowRootsIn } from './composed.js';
+import { squash } from './names.js';
+import { elementFor } from './registry.js';
+import { renders } from './snapshot-walk.js';
+
+const OBSERVE: MutationObserverInit = { childList: true, subtree: true, attributes: true, characterData: true };
+
+/** Transitions and animations that will end by themselves (an endless spinner never does, so it is not waited for). */
+export function runningAnimations(): Animation[] {
+  if (typeof document.getAnimations !== 'function') return [];
+  return document.getAnimations().filter((animation) => {
+    if (animation.playState !== 'running') return false;
+    const timing = animation.effect?.getComputedTiming();
+    return timing !== undefined && Number.isFinite(timing.endTime as number) && timing.iterations !== Infinity;
+  });
+}
+
+/** Watches the document and its open shadow roots; returns a stop function. */
+function observe(onChange: () => void): () => void {
+  const observer = new MutationObserver(onChange);
+  observer.observe(document, OBSERVE);
+  for (const shadow of shadowRootsIn(document, 200)) observer.observe(shadow, OBSERVE);
+  return () => observer.disconnect();
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => window.setTimeout(resolve, ms));
+}
+
+export interface QuietArgs {
+  /** The DOM must stay unchanged this long, ms. */
+  quietMs: number;
+  /** Longest wait, ms. */
+  maxMs: number;
+}
+
+export interface QuietReport {
+  quiet: boolean;
+  waitedMs: number;
+  /** What still moved when maxMs ran out. */
+  busy?: 'dom' | 'animations';
+}
+
+/** Resolves once the DOM has not changed for quietMs and no finite animation runs, or after maxMs. */
+export async function waitQuiet(args: QuietArgs): Promise<QuietReport> {
+  const started = performance.now();
+  let last = started;
+  const stop = observe(() => {
+    last = performance.now();
+  });
+  try {
+    for (;;) {
+      const now = performance.now();
+      const animations = runningAnimations();
+      if (now - last >= args.quietMs && animations.length === 0) return { quiet: true, waitedMs: Math.round(now - started) };
+      if (now - started >= args.maxMs) return { quiet: false, waitedMs: Math.round(now - started), busy: animations.length ? 'animations' : 'dom' };
+      await sleep(Math.min(args.quietMs, 25));
+    }
+  } finally {
+    stop();
+  }
+}
+
+export interface WaitForArgs {
+  text?: string;
+  ref?: { docId: string; id: number };
+  /** Wait for the text or element to go away instead of to appear. */
+  gone: boolean;
+  timeoutMs: number;
+}
+
+export interface WaitForReport {
+  met: boolean;
+  waitedMs: number;
+  /** The element that shows the text, when it appeared. */
+  element?: { docId: string; id: number };
+}
+
+/** The shown text of the document, shadow roots included, spaces collapsed. */
+function shownText(): string {
+  const parts: string[] = [];
+  const walk = (node: Node): void => {
+    if (node.nodeType === Node.TEXT_NODE) {
+      parts.push(node.nodeValue ?? '');
+      return;
+    }
+    if (node.nodeType !== Node.ELEMENT_NODE) return;
+    const element = node as Element;
+    if (['script', 'style', 'template', 'noscript', 'head'].includes(element.localName) || !renders(element)) return;
+    parts.push(' ');
+    const children = composedChildren(element);
+    for (let i = 0; i < children.length; i++) walk(children[i]!);
+  };
+  if (document.body) walk(document.body);
+  return squash(parts.join('')).toLowerCase();
+}
+
+function elementShown(ref: { docId: string; id: number }): boolean {
+  try {
+    const element = elementFor(ref.docId, ref.id);
+    return element.isConnected && renders(element);
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until `text` (case-insensitive, spaces collapsed) or the ref's element is shown, or gone, within timeoutMs. */
+export async function waitFor(args: WaitForArgs): Promise<WaitForReport> {
+  const started = performance.now();
+  const wanted = args.text ? squash(args.text).toLowerCase() : '';
+  const check = (): boolean => {
+    const present = args.ref ? elementShown(args.ref) : shownText().includes(wanted);
+    return args.gone ? !present : present;
+  };
+  if (check()) return { met: true, waitedMs: 0 };
+  return new Promise((resolve) => {
+    let pending = false;
+    let done = false;
+    const finish = (met: boolean) => {
+      if (done) return;
+      done = true;
+      stop();
+      window.clearInterval(timer);
+      resolve({ met, waitedMs: Math.round(performance.now() - started) });
+    };
+    // Checks at most once per 50 ms, however many mutations a render makes: reading the text walks the page.
+    let lastCheck = 0;
+    const schedule = () => {
+      if (pending || done) return;
+      pending = true;
+      const run = () => {
+        pending = false;
+        lastCheck = performance.now();
+        if (check()) finish(true);
+      };
+      const since = performance.now() - lastCheck;
+      if (since >= 50) queueMicrotask(run);
+      else window.setTimeout(run, 50 - since);
+    };
+    const stop = observe(schedule);
+    const timer = window.setInterval(() => {
+      if (check()) finish(true);
+      else if (performance.now() - started >= args.timeoutMs) finish(false);
+    }, 100);
+    window.setTimeout(() => finish(check()), args.timeoutMs);
+  });
+}

@@ -1,0 +1,196 @@
+// Issue 18 on real third-party apps: what an agent reads back from names, find, read_page, get_page_text,
+// navigate and wait_for on Shoelace, ag-grid-community, Swagger UI, the Python docs and the pdf.js viewer.
+import { expect } from 'chai';
+import { missingApps, startRealAppServer } from './helpers/real-apps.mjs';
+import { firstTab, startServer } from './helpers/mcp-client.mjs';
+
+/** Our own host pages (no app code): frames of two origins, and names that cross shadow roots. */
+function hostPages(port) {
+  const html = (body) => (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><meta charset="utf-8">${body}`);
+  return {
+    '/host/frames.html': (req, res) =>
+      html(
+        '<title>Frames host</title><h1>Outer page</h1><p>Before the frames.</p>' +
+          '<iframe title="same" src="/host/inner.html"></iframe>' +
+          `<iframe title="other" src="http://localhost:${port()}/host/inner.html?other"></iframe><p>After the frames.</p>`,
+      )(req, res),
+    '/host/inner.html': html('<title>Inner doc</title><p>Inner text of the frame.</p><a href="/pydocs/index.html">docs home</a>'),
+    '/host/shadow-names.html': html(
+      '<title>Shadow names</title><span id="outside">Name from the light DOM</span>' +
+        '<x-field id="a"></x-field><button aria-labelledby="inner-label">?</button><x-labelled></x-labelled>' +
+        '<label for="fac">Custom field label</label><x-fac id="fac" role="textbox" tabindex="0"></x-fac>' +
+        '<script>' +
+        "customElements.define('x-field', class extends HTMLElement { connectedCallback() { const r = this.attachShadow({ mode: 'open' });" +
+        " r.innerHTML = '<input aria-labelledby=\"outside\">'; } });" +
+        "customElements.define('x-labelled', class extends HTMLElement { connectedCallback() { const r = this.attachShadow({ mode: 'open' });" +
+        " r.innerHTML = '<span id=\"inner-label\">Name from inside a shadow root</span>'; } });" +
+        "customElements.define('x-fac', class extends HTMLElement { static formAssociated = true; constructor() { super(); this.attachInternals(); } });" +
+        '</script>',
+    ),
+  };
+}
+
+describe('real apps: replies an agent can trust (issue 18)', function () {
+  let apps;
+  let server;
+  let tabId;
+  const call = async (name, args) => server.text(await server.ok(name, { tabId, ...args }));
+
+  before(async function () {
+    expect(missingApps(), 'run scripts/install-test-apps.sh and npm ci').to.deep.equal([]);
+    let port = 0;
+    apps = await startRealAppServer(hostPages(() => port));
+    port = apps.port;
+    server = await startServer();
+    tabId = await firstTab(server);
+  });
+  after(async function () {
+    await server?.close();
+    await apps?.close();
+  });
+
+  describe('names across shadow DOM (§6)', function () {
+    it('Shoelace sl-checkbox and sl-switch are named by their slotted label, and find returns the checkbox', async function () {
+      const page = await call('navigate', { url: apps.url('/apps/shoelace.html') });
+      expect(page).to.match(/- checkbox "I agree to the terms" \[ref=ref_\d+\]/);
+      expect(page).to.match(/- switch "Send me the newsletter" \[ref=ref_\d+\]/);
+      const found = await call('find', { query: 'I agree to the terms', max_results: 3 });
+      expect(found.split('\n')[1]).to.match(/^- checkbox "I agree to the terms" \[ref=ref_\d+\]/);
+    });
+
+    it('aria-labelledby reaches out of and into shadow roots; a form-associated custom element takes its <label>', async function () {
+      const names = await call('navigate', { url: apps.url('/host/shadow-names.html') });
+      expect(names).to.match(/- textbox "Name from the light DOM" \[ref=/);
+      expect(names).to.match(/- button "Name from inside a shadow root" \[ref=/);
+      expect(names).to.match(/- textbox "Custom field label" \[ref=/);
+    });
+  });
+
+  describe('find on code and numbers (§5)', function () {
+    it('matches code-like queries on the Python docs whatever their punctuation', async function () {
+      await call('navigate', { url: apps.url('/pydocs/library/sys.html') });
+      const recursion = await call('find', { query: 'sys.getrecursionlimit()', max_results: 3 });
+      expect(recursion.split('\n')[1]).to.match(/^- term "sys\.getrecursionlimit\(\)/);
+      await call('navigate', { url: apps.url('/pydocs/library/json.html') });
+      const cls = await call('find', { query: 'cls=None', max_results: 3 });
+      expect(cls.split('\n')[1]).to.match(/^- term "json\.dumps?\(/);
+      // indent=None lies past the 100 characters of the signature's name: the match shows where it is.
+      const indent = await call('find', { query: 'indent=None', max_results: 3 });
+      expect(indent.split('\n')[1]).to.match(/^- term "json\.dumps?\(obj.*text: ".*indent=None/);
+      const dumps = await call('find', { query: 'json.dumps(', max_results: 3 });
+      expect(dumps).to.match(/json\.dumps\(/);
+      expect(dumps).to.not.include('No element matches');
+    });
+
+    it('matches numbers whole on ag-grid, says when the best match is partial and that the grid renders only some rows', async function () {
+      await call('navigate', { url: apps.url('/apps/grid.html') });
+      // Row 4 is rendered; 40-49 are too, and must not outrank it.
+      const four = await call('find', { query: 'row 4 Monk', max_results: 3 });
+      expect(four.split('\n')[1]).to.match(/^- row "4 Monk 4 /);
+      // Row 1042 is far below the rendered rows: nothing holds it whole, and the reply says why.
+      const far = await call('find', { query: 'Kramerica 1042', max_results: 3 });
+      expect(far).to.include('the best is partial');
+      expect(far).to.match(/\[partial: no "1042"\]/);
+      expect(far).to.match(/Note: grid has 2001 rows \(aria-rowcount\) and renders only rows 1-\d+/);
+    });
+
+    it('gives boxes cut to their scroll container and says when a match is scrolled out of it', async function () {
+      await call('navigate', { url: apps.url('/pydocs/library/sys.html') });
+      // The sidebar is a scroll box; this link lies below what it shows.
+      const found = await call('find', { query: 'link getrecursionlimit()', max_results: 5 });
+      expect(found).to.match(/- link "getrecursionlimit\(\)" \[ref=ref_\d+\] \[box=[^\]]+\] \[hidden: scrolled out of its container\]/);
+    });
+  });
+
+  describe('all of the text when asked (§4)', function () {
+    it('cut lines say so, and read_page / get_page_text with ref_id give the whole Swagger response body', async function () {
+      await call('navigate', { url: apps.url('/apps/swagger.html') });
+      const opened = await call('find', { query: 'button GET /api/orders/{id}', max_results: 1 });
+      await call('computer', { action: 'left_click', ref: /\[ref=(ref_\d+)\]/.exec(opened)[1] });
+      const tryIt = /\[ref=(ref_\d+)\]/.exec(await call('find', { query: 'button Try it out', max_results: 1 }))[1];
+      await call('computer', { action: 'left_click', ref: tryIt });
+      const execute = /\[ref=(ref_\d+)\]/.exec(await call('find', { query: 'button Execute', max_results: 1 }))[1];
+      await call('computer', { action: 'left_click', ref: execute });
+      await call('wait_for', { text: 'Response body', timeout: 10 });
+      const page = await call('read_page', { filter: 'all', max_chars: 20_000 });
+      const row = /- row "200 Response body[^\n]*\[ref=(ref_\d+)\] \[cut\]/.exec(page);
+      expect(row, page).to.not.equal(null);
+      expect(page).to.include("[cut]: shortened; read_page with that line's ref_id gives its whole text");
+      const whole = await call('read_page', { ref_id: row[1], max_chars: 3000 });
+      expect(whole).to.include('long note \\"');
+      expect(whole).to.include('Vandelay the cat');
+      const text = await call('get_page_text', { ref_id: row[1], max_chars: 3000 });
+      expect(text).to.include('"pet": "Vandelay the cat"');
+      expect(text).to.match(/"note": "x{10}( long note ){30}"/);
+    });
+
+    it('reads a long Python docs signature whole by ref', async function () {
+      await call('navigate', { url: apps.url('/pydocs/library/json.html') });
+      const found = await call('find', { query: 'term json.dumps', max_results: 1 });
+      expect(found).to.match(/\[cut\]|…/);
+      const whole = await call('read_page', { ref_id: /\[ref=(ref_\d+)\]/.exec(found)[1] });
+      expect(whole).to.include('cls=None, indent=None, separators=None, default=None, sort_keys=False, **kw)');
+      expect(whole).to.not.include('[cut]');
+    });
+
+    it('get_page_text includes same- and cross-origin frame text under a line naming each frame', async function () {
+      await call('navigate', { url: apps.url('/host/frames.html') });
+      const text = await call('get_page_text', {});
+      expect(text).to.match(/Before the frames\.\n\[frame: Inner doc — http:\/\/127\.0\.0\.1:\d+\/host\/inner\.html\]\nInner text of the frame\./);
+      expect(text).to.match(/\[frame: Inner doc — http:\/\/localhost:\d+\/host\/inner\.html\?other\]\nInner text of the frame\./);
+      expect(text.indexOf('After the frames.')).to.be.greaterThan(text.lastIndexOf('Inner text of the frame.'));
+    });
+
+    it('max_chars bounds the whole get_page_text reply, header and closing line included', async function () {
+      await call('navigate', { url: apps.url('/pydocs/library/json.html') });
+      for (const max of [300, 2000]) {
+        const text = await call('get_page_text', { max_chars: max });
+        expect(text.length).to.be.at.most(max);
+        expect(text).to.match(/\[truncated at \d+ of \d+ chars; call again with offset: \d+\]$/);
+      }
+    });
+  });
+
+  describe('waiting for the app (§8a)', function () {
+    it('navigate to the pdf.js viewer answers once the document has loaded: "of 3", never "of 0"', async function () {
+      const page = await call('navigate', { url: apps.url('/pdfjs/web/viewer.html?file=/apps/sample.pdf') });
+      expect(page, page).to.include('of 3');
+      expect(page).to.not.include('of 0');
+      expect(page).to.include('Quarterly report, page 1 of 3');
+    });
+
+    it('wait_for answers when a text appears, when an element goes away, and says when time ran out', async function () {
+      await call('navigate', { url: apps.url('/apps/shoelace.html') });
+      const open = /\[ref=(ref_\d+)\]/.exec(await call('find', { query: 'button Review and submit', max_results: 1 }))[1];
+      await call('computer', { action: 'left_click', ref: open });
+      const shown = await call('wait_for', { text: 'Submit this sign-up now?', timeout: 5 });
+      expect(shown).to.match(/^Text "Submit this sign-up now\?" is shown/);
+      const submit = /- button "Submit" \[ref=(ref_\d+)\]/.exec(await call('read_page', { filter: 'interactive' }))[1];
+      await call('computer', { action: 'left_click', ref: submit });
+      const gone = await call('wait_for', { text: 'Submit this sign-up now?', gone: true, timeout: 5 });
+      expect(gone).to.match(/is gone/);
+      const never = await server.ok('wait_for', { tabId, text: 'A text this page never shows', timeout: 0.3 });
+      expect(never.structuredContent.met).to.equal(false);
+      expect(server.text(never)).to.match(/was not shown after 0\.\d s \(timeout\)/);
+    });
+
+    it('wait_for refuses a call without text or ref, naming the field', async function () {
+      const result = await server.call('wait_for', { tabId });
+      expect(result.isError).to.equal(true);
+      expect(result.structuredContent.error).to.include({ code: 'invalid_arguments', field: 'text' });
+    });
+  });
+
+  describe('link URLs (§9)', function () {
+    it('keeps the scheme of other origins and is absolute inside frames, whose line names their origin', async function () {
+      await call('navigate', { url: apps.url('/pydocs/library/json.html') });
+      const page = await call('read_page', { filter: 'all', max_chars: 6000 });
+      expect(page).to.match(/- link "Python" \[ref=ref_\d+\] \[url=https:\/\/www\.python\.org\/\]/);
+      expect(page).to.match(/\[url=\/pydocs\/genindex\.html\]/);
+      const frames = await call('navigate', { url: apps.url('/host/frames.html') });
+      expect(frames).to.match(/- iframe "other" \[ref=ref_\d+\] \[origin=http:\/\/localhost:\d+\]/);
+      expect(frames).to.match(/- link "docs home" \[ref=ref_\d+\] \[url=http:\/\/localhost:\d+\/pydocs\/index\.html\]/);
+      expect(frames).to.match(/- link "docs home" \[ref=ref_\d+\] \[url=http:\/\/127\.0\.0\.1:\d+\/pydocs\/index\.html\]/);
+    });
+  });
+});
