@@ -305,9 +305,10 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
       if (!result.structuredContent.downloads) {
         // A script's click starts its navigation after the script returns; on a loaded machine the report can
         // miss it (the computer-click test below asserts the report). The file must still land in the output dir.
-        const start = Date.now();
-        while (!existsSync(join(server.outputDir, 'report.csv')) && Date.now() - start < 10_000) await new Promise((r) => setTimeout(r, 100));
-        expect(readFileSync(join(server.outputDir, 'report.csv'), 'utf8')).to.equal('a,b\n1,2\n');
+        // The file appears empty first and is filled as the download completes: wait for its content.
+        const path = join(server.outputDir, 'report.csv');
+        const landed = await waitFor(() => existsSync(path) && readFileSync(path, 'utf8') === 'a,b\n1,2\n', 10_000);
+        expect(landed, `${path} holds the download`).to.equal(true);
         return;
       }
       const [download] = result.structuredContent.downloads;
