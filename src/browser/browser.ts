@@ -7,9 +7,9 @@ import { launchFirefox, type LaunchOptions } from './launcher.js';
 import { SANDBOX, preloadDeclaration } from './page-script.js';
 import { tabBrowsers } from './frames.js';
 import { OriginGuard, type OriginRules } from './interception.js';
-import { RefRegistry } from './refs.js';
+import { MAX_REFS, RefRegistry } from './refs.js';
 import { attachConsoleLog } from './console-log.js';
-import { attachDownloads } from './downloads.js';
+import { attachDownloads, routeDownloads } from './downloads.js';
 import { attachNetworkLog } from './network-log.js';
 import { Tab, translateBidiError, type TabTimeouts } from './tab.js';
 
@@ -60,11 +60,12 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   private readonly tabsByContext = new Map<string, Tab>();
   readonly contexts = new Map<string, ContextNode>();
   /** Element refs of every tab, in one namespace so a ref never names two things. */
-  readonly refs = new RefRegistry();
+  readonly refs = new RefRegistry(MAX_REFS, (id) => this.tabsById.get(id)?.groupId ?? null);
   private closing = false;
   crashed: Error | null = null;
   /** Groups that keep their cookies, storage and cache apart (serve sessions): each gets a BiDi user context. */
-  private readonly isolatedGroups = new Set<string>();
+  /** Isolated groups, each with the folder its downloads go to (undefined: the server's output dir). */
+  private readonly isolatedGroups = new Map<string, string | undefined>();
   private readonly userContexts = new Map<string, Promise<string>>();
 
   private constructor(
@@ -219,9 +220,12 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     this.refs.forgetTab(tab.id);
   }
 
-  /** From now on the group's tabs open in a user context of its own (made with its first tab). */
-  isolateGroup(groupId: string): void {
-    this.isolatedGroups.add(groupId);
+  /**
+   * From now on the group's tabs open in a user context of its own (made with its first tab), whose downloads go to
+   * `downloadDir` when given.
+   */
+  isolateGroup(groupId: string, downloadDir?: string): void {
+    this.isolatedGroups.set(groupId, downloadDir);
   }
 
   /** The group's user context, made on first need; undefined (the default context) for a group that shares it. */
@@ -229,7 +233,11 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     if (!this.isolatedGroups.has(groupId)) return undefined;
     let made = this.userContexts.get(groupId);
     if (!made) {
-      made = this.bidi.send('browser.createUserContext', {}, { timeout: this.options.timeouts.action }).then((info) => info.userContext);
+      const downloadDir = this.isolatedGroups.get(groupId);
+      made = this.bidi.send('browser.createUserContext', {}, { timeout: this.options.timeouts.action }).then(async ({ userContext }) => {
+        if (downloadDir) await routeDownloads(this.bidi, downloadDir, [userContext]);
+        return userContext;
+      });
       made.catch(() => this.userContexts.delete(groupId));
       this.userContexts.set(groupId, made);
     }
