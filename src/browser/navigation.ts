@@ -4,7 +4,7 @@ import { BidiError } from '../bidi/connection.js';
 import type { ServerOptions } from '../config.js';
 import { ToolError, isToolError } from '../errors.js';
 import { assertOriginAllowed } from './origins.js';
-import { assertSchemeAllowed } from './schemes.js';
+import { assertSchemeAllowed, printableUrl } from './schemes.js';
 import type { PageInfo } from './page-types.js';
 import type { Tab } from './tab.js';
 
@@ -20,7 +20,7 @@ export function normalizeUrl(input: string): string {
   try {
     return new URL(candidate).href;
   } catch {
-    throw new ToolError('invalid_arguments', `url: "${input}" is not a URL (nor "back" / "forward").`, { field: 'url' });
+    throw new ToolError('invalid_arguments', `url: "${printableUrl(input)}" is not a URL (nor "back" / "forward").`, { field: 'url' });
   }
 }
 
