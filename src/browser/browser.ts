@@ -11,7 +11,8 @@ import { MAX_REFS, RefRegistry } from './refs.js';
 import { attachConsoleLog } from './console-log.js';
 import { attachDownloads, routeDownloads } from './downloads.js';
 import { attachNetworkLog } from './network-log.js';
-import { Tab, translateBidiError, type TabTimeouts } from './tab.js';
+import { mapBidiError } from './bidi-errors.js';
+import { Tab, type TabTimeouts } from './tab.js';
 
 export interface BrowserOptions extends LaunchOptions {
   viewport: { width: number; height: number };
@@ -43,6 +44,16 @@ const SUBSCRIBED_EVENTS: [EventName, ...EventName[]] = [
  * tab of its successor.
  */
 let nextTabId = 1;
+
+export interface NetworkActivity {
+  /** The browsing context (tab or frame) that made the request; null for workers and the like. */
+  context: string | null;
+  /** The request id, the same at its start and its end. */
+  request: string;
+  url: string;
+  /** False at the start, true once it completed or failed. */
+  done: boolean;
+}
 
 export interface ContextNode {
   id: string;
@@ -181,6 +192,21 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     if (!this.closing) this.emit('crashed', this.crashed);
   }
 
+  /**
+   * Calls `listener` when any request starts and when it ends (completed or failed), until the returned function
+   * is called.
+   */
+  onNetworkActivity(listener: (activity: NetworkActivity) => void): () => void {
+    const offs = [
+      this.bidi.on('network.beforeRequestSent', (event) => listener({ context: event.context, request: event.request.request, url: event.request.url, done: false })),
+      this.bidi.on('network.responseCompleted', (event) => listener({ context: event.context, request: event.request.request, url: event.request.url, done: true })),
+      this.bidi.on('network.fetchError', (event) => listener({ context: event.context, request: event.request.request, url: event.request.url, done: true })),
+    ];
+    return () => {
+      for (const off of offs) off();
+    };
+  }
+
   /** The tab of a top-level context, or of the top-level context a frame belongs to. */
   tabForContext(context: string): Tab | undefined {
     let id: string | null = context;
@@ -287,7 +313,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     tab.closeRequested = prompt;
     const closed = this.bidi.send('browsingContext.close', { context: tab.context, promptUnload: prompt }, { timeout: this.options.timeouts.action, write: true });
     try {
-      await (prompt ? tab.race(closed) : closed.catch((error: unknown) => Promise.reject(translateBidiError(error, tab.id))));
+      await (prompt ? tab.race(closed) : closed.catch((error: unknown) => Promise.reject(mapBidiError(error, tab.id))));
     } catch (error) {
       // The race ends as soon as the context is destroyed, which is the success we wanted.
       if (tab.closedReason === 'closed_by_tool') return true;
