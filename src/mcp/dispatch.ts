@@ -2,9 +2,8 @@ import type { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerOptions } from '../config.js';
 import { ToolError, isToolError } from '../errors.js';
-import { BidiError } from '../bidi/connection.js';
+import { unmappedBidiError } from '../browser/bidi-errors.js';
 import type { Tool, ToolContext, ToolResponse } from '../tools/tool.js';
-import type { Browser } from '../browser/browser.js';
 import { describeOpenedTab, openedTabLines } from '../tools/tab-info.js';
 import { renderText } from './render.js';
 import type { Session } from './session.js';
@@ -38,7 +37,8 @@ function renderDetails(error: ToolError): string {
 
 export function toToolError(error: unknown): ToolError {
   if (isToolError(error)) return error;
-  if (error instanceof BidiError) return new ToolError('internal_error', `Firefox refused ${error.method}: ${error.error}: ${error.message}`);
+  const refused = unmappedBidiError(error);
+  if (refused) return refused;
   const message = error instanceof Error ? error.message : String(error);
   return new ToolError('internal_error', message);
 }
@@ -54,10 +54,10 @@ export function successResult(response: ToolResponse<Record<string, unknown>>, n
 const OPENED_TAB_WAIT_MS = 3_000;
 
 /** Adds the tabs and popups pages of the group opened during (or since the reply before) this call. */
-async function withOpenedTabs(response: ToolResponse<Record<string, unknown>>, session: Session, browser: Browser): Promise<ToolResponse<Record<string, unknown>>> {
+async function withOpenedTabs(response: ToolResponse<Record<string, unknown>>, session: Session): Promise<ToolResponse<Record<string, unknown>>> {
   const opened = session.takeOpenedTabs();
   if (opened.length === 0) return response;
-  const tabs = await Promise.all(opened.map((tab) => describeOpenedTab(browser, tab, OPENED_TAB_WAIT_MS)));
+  const tabs = await Promise.all(opened.map((tab) => describeOpenedTab(tab, OPENED_TAB_WAIT_MS)));
   const text = response.text ?? renderText(response.structured);
   return { ...response, structured: { ...response.structured, opened_tabs: tabs }, text: `${text}\n${openedTabLines(tabs)}` };
 }
@@ -88,7 +88,7 @@ export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, o
       }
       return tool.handler({ ...context, tab, browserNow: browser }, args);
     });
-    return successResult(await withOpenedTabs(response as ToolResponse<Record<string, unknown>>, session, browser), notice);
+    return successResult(await withOpenedTabs(response as ToolResponse<Record<string, unknown>>, session), notice);
   } catch (error) {
     return errorResult(error);
   }

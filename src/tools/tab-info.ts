@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Browser } from '../browser/browser.js';
 import type { Tab } from '../browser/tab.js';
 import type { PageInfo } from '../browser/page-types.js';
 
@@ -14,9 +13,8 @@ export const tabInfoSchema = z.object({
 export type TabInfo = z.infer<typeof tabInfoSchema>;
 
 /** URL from the browser (answers even when the page is frozen), title from the page with a short deadline. */
-export async function describeTab(browser: Browser, tab: Tab, activeTabId: number | null): Promise<TabInfo> {
-  const tree = await browser.bidi.send('browsingContext.getTree', { root: tab.context, maxDepth: 0 }, { timeout: 2_000 }).catch(() => null);
-  const url = tree?.contexts[0]?.url ?? '';
+export async function describeTab(tab: Tab, activeTabId: number | null): Promise<TabInfo> {
+  const url = await tab.currentUrl(2_000).catch(() => '');
   // A page behind a dialog cannot answer: its title as last read stands in.
   let title = tab.lastTitle;
   if (!tab.dialog) {
@@ -34,7 +32,7 @@ export async function describeTab(browser: Browser, tab: Tab, activeTabId: numbe
  * A tab a page just opened, once it has left its first about:blank and parsed enough to have a title (bounded:
  * a popup that stays blank, or a slow page, is described as it is then).
  */
-export async function describeOpenedTab(browser: Browser, tab: Tab, waitMs: number): Promise<TabInfo> {
+export async function describeOpenedTab(tab: Tab, waitMs: number): Promise<TabInfo> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     if (tab.isClosed) break;
@@ -43,7 +41,7 @@ export async function describeOpenedTab(browser: Browser, tab: Tab, waitMs: numb
     if (Date.now() > deadline || tab.dialog) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return describeTab(browser, tab, null);
+  return describeTab(tab, null);
 }
 
 /** One line per opened tab, for the reply of the call during which a page opened it. */
