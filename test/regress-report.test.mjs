@@ -97,7 +97,7 @@ describe('firefox-use regress: update, merge, reproducibility, the report in Fir
   });
 
   it('the HTML report, opened in Firefox through the MCP server, shows the baseline, actual and diff images', async () => {
-    const server = await startServer({ args: ['--isolated', '--viewport', '1400x1000'] });
+    const server = await startServer({ args: ['--isolated', '--viewport', '1400x1000', '--allow-unrestricted-file-access'] });
     try {
       const tabId = await firstTab(server);
       await server.ok('navigate', { url: pathToFileURL(join(dir, 'merged', 'report.html')).href, tabId });
