@@ -99,6 +99,10 @@ export interface DeltaFinishRequest {
   target?: { docId: string; id: number };
   maxChars: number;
   settleMs: number;
+  /** Longest wait for transitions the action set off, ms. */
+  animationMs?: number;
+  /** Wait this long for a first change (hover: a tooltip's show delay), ms. */
+  lingerMs?: number;
 }
 
 export interface DeliveryArgs {
@@ -276,6 +280,8 @@ export interface PagePopup {
   name: string;
   openedBy?: number;
   items: number[];
+  /** The items' snapshot lines (`[ref=#N]` placeholders), for those the delta's lines lack. */
+  itemLines: string[];
 }
 
 /** The page's answer when a delta is finished. */
@@ -286,4 +292,6 @@ export interface PageDelta {
   /** How many mutation records were seen (0: the action changed nothing in the DOM). */
   records: number;
   truncated: boolean;
+  /** What was still moving when the settle bound ran out. */
+  unsettled?: string;
 }

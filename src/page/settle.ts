@@ -11,7 +11,9 @@ const OBSERVE: MutationObserverInit = { childList: true, subtree: true, attribut
 /** Transitions and animations that will end by themselves (an endless spinner never does, so it is not waited for). */
 export function runningAnimations(): Animation[] {
   if (typeof document.getAnimations !== 'function') return [];
-  return document.getAnimations().filter((animation) => {
+  // Web components animate inside their shadow roots (a dropdown's panel, a dialog's overlay).
+  const all = [document, ...shadowRootsIn(document, 200)].flatMap((root) => root.getAnimations());
+  return [...new Set(all)].filter((animation) => {
     if (animation.playState !== 'running') return false;
     const timing = animation.effect?.getComputedTiming();
     return timing !== undefined && Number.isFinite(timing.endTime as number) && timing.iterations !== Infinity;

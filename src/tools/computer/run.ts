@@ -267,6 +267,8 @@ export const FRAME_EVENT_WAIT_MS = 500;
 export interface DispatchOptions {
   /** Runs before each batch after the first; false stops there (nothing more is sent). */
   between?: (index: number) => Promise<boolean>;
+  /** Wait this long for a first change when the input made none yet (hover: a tooltip's show delay), ms. */
+  lingerMs?: number;
 }
 
 /**
@@ -293,7 +295,7 @@ export async function dispatch(
           await tab.performActions(batch, target.inputContext);
           sent++;
         }
-        const deltaOptions = { targetRef: target.ref };
+        const deltaOptions = { targetRef: target.ref, ...(options.lingerMs ? { lingerMs: options.lingerMs } : {}) };
         const finish = target.delta.finishArgs(target.context, deltaOptions);
         const { startNeed, ...rest } = conclude;
         // The drag's start probe lives in another document than the end's when the end is inside a frame.
