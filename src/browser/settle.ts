@@ -5,7 +5,7 @@ import { requestsInFlight } from './network-log.js';
 import type { Tab } from './tab.js';
 
 /** How long the DOM must stay unchanged to count as quiet, ms. */
-const QUIET_MS = 120;
+const QUIET_MS = 200;
 
 export interface SettleOutcome {
   settled: boolean;
