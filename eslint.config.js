@@ -5,6 +5,20 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+
+// The layers (docs/architecture.md): cli -> mcp -> tools -> browser -> bidi. Only src/browser speaks BiDi: the
+// connection, its types and its errors stay there. TypeScript has no package-private, so these rules are the fence.
+const BIDI_FENCE = {
+  patterns: [
+    { group: ['**/bidi/*', '**/bidi/**'], message: 'Only src/browser talks to the BiDi connection: add a method to Tab or Browser instead.' },
+    { group: ['webdriver-bidi-protocol'], message: 'BiDi types stay in src/browser: use (or add) a browser-layer type.' },
+  ],
+};
+const NO_RAW_BIDI = {
+  selector: "MemberExpression[property.name='bidi']",
+  message: 'Only src/browser talks to the BiDi connection: add a method to Tab or Browser instead.',
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/node_modules/**', 'bench/results/**', 'test-output/**', 'firefox-use-output/**', 'profiles/**'] },
@@ -41,8 +55,50 @@ export default tseslint.config(
     },
   },
   {
+    // No import cycles anywhere in the server or the page scripts.
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      // Sources import './x.js' for './x.ts' (NodeNext).
+      'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.js'] } })],
+    },
+    rules: { 'import-x/no-cycle': 'error' },
+  },
+  {
     files: ['src/page/**/*.ts'],
     languageOptions: { globals: globals.browser },
+  },
+  {
+    files: ['src/tools/**/*.ts', 'src/mcp/**/*.ts', 'src/cli/**/*.ts', 'src/config.ts', 'src/errors.ts'],
+    rules: { 'no-restricted-imports': ['error', BIDI_FENCE], 'no-restricted-syntax': ['error', NO_RAW_BIDI] },
+  },
+  {
+    // The page scripts run in Firefox: nothing of the server's (only the shared page-types) reaches them.
+    files: ['src/page/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./(?!browser/page-types\\.js$)', message: 'Page scripts import only src/page and browser/page-types.' }] }],
+    },
+  },
+  {
+    // src/browser knows nothing of tools, MCP or commands; src/bidi knows nothing of tabs.
+    files: ['src/browser/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/tools/**', '**/mcp/**', '**/cli/**'], message: 'src/browser sits below tools, mcp and cli.' }] }] },
+  },
+  {
+    files: ['src/bidi/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/browser/**', '**/tools/**', '**/mcp/**', '**/cli/**', '**/page/**'], message: 'src/bidi is the wire only.' }] }] },
+  },
+  {
+    // tools do not reach up into the MCP session machinery or the commands (types of the context excepted).
+    files: ['src/tools/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [...BIDI_FENCE.patterns, { group: ['**/cli/**'], message: 'tools sit below cli.' }, { group: ['**/mcp/**'], allowTypeImports: true, message: 'tools sit below mcp (type imports only).' }] },
+      ],
+    },
   },
   {
     files: ['**/*.mjs', '**/*.js'],

@@ -24,6 +24,8 @@ export interface ServerOptions {
   port?: number;
   host: string;
   token?: string;
+  /** serve: read the token from this file (not visible in `ps`, unlike --token). */
+  tokenFile?: string;
   /** A remote WebDriver endpoint (Selenium Grid, geckodriver) to create the session on instead of launching Firefox. */
   webdriverUrl?: string;
 }
@@ -56,7 +58,8 @@ export const FLAGS: FlagSpec[] = [
   { flag: 'upload-root', key: 'uploadRoots', kind: 'list', help: 'Directories file_upload may read from', defaultText: 'the output dir' },
   { flag: 'port', key: 'port', kind: 'number', help: 'serve: TCP port', defaultText: '8931' },
   { flag: 'host', key: 'host', kind: 'string', help: 'serve: address to bind', defaultText: '127.0.0.1' },
-  { flag: 'token', key: 'token', kind: 'string', help: 'serve: bearer token clients must send', defaultText: 'none' },
+  { flag: 'token', key: 'token', kind: 'string', help: 'serve: bearer token clients must send (visible in ps: prefer FIREFOX_USE_TOKEN or --token-file)', defaultText: 'none' },
+  { flag: 'token-file', key: 'tokenFile', kind: 'string', help: 'serve: read the bearer token from this file', defaultText: 'none' },
   { flag: 'webdriver-url', key: 'webdriverUrl', kind: 'string', help: 'Create the session on this remote WebDriver endpoint (Selenium Grid, geckodriver) instead of launching Firefox', defaultText: 'none' },
 ];
 

@@ -7,11 +7,12 @@ import { launchFirefox, type LaunchOptions } from './launcher.js';
 import { SANDBOX, preloadDeclaration } from './page-script.js';
 import { tabBrowsers } from './frames.js';
 import { OriginGuard, type OriginRules } from './interception.js';
-import { RefRegistry } from './refs.js';
+import { MAX_REFS, RefRegistry } from './refs.js';
 import { attachConsoleLog } from './console-log.js';
-import { attachDownloads } from './downloads.js';
+import { attachDownloads, routeDownloads } from './downloads.js';
 import { attachNetworkLog } from './network-log.js';
-import { Tab, translateBidiError, type TabTimeouts } from './tab.js';
+import { mapBidiError } from './bidi-errors.js';
+import { Tab, type TabTimeouts } from './tab.js';
 
 export interface BrowserOptions extends LaunchOptions {
   viewport: { width: number; height: number };
@@ -44,6 +45,16 @@ const SUBSCRIBED_EVENTS: [EventName, ...EventName[]] = [
  */
 let nextTabId = 1;
 
+export interface NetworkActivity {
+  /** The browsing context (tab or frame) that made the request; null for workers and the like. */
+  context: string | null;
+  /** The request id, the same at its start and its end. */
+  request: string;
+  url: string;
+  /** False at the start, true once it completed or failed. */
+  done: boolean;
+}
+
 export interface ContextNode {
   id: string;
   parent: string | null;
@@ -60,11 +71,12 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   private readonly tabsByContext = new Map<string, Tab>();
   readonly contexts = new Map<string, ContextNode>();
   /** Element refs of every tab, in one namespace so a ref never names two things. */
-  readonly refs = new RefRegistry();
+  readonly refs = new RefRegistry(MAX_REFS, (id) => this.tabsById.get(id)?.groupId ?? null);
   private closing = false;
   crashed: Error | null = null;
   /** Groups that keep their cookies, storage and cache apart (serve sessions): each gets a BiDi user context. */
-  private readonly isolatedGroups = new Set<string>();
+  /** Isolated groups, each with the folder its downloads go to (undefined: the server's output dir). */
+  private readonly isolatedGroups = new Map<string, string | undefined>();
   private readonly userContexts = new Map<string, Promise<string>>();
 
   private constructor(
@@ -180,6 +192,21 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     if (!this.closing) this.emit('crashed', this.crashed);
   }
 
+  /**
+   * Calls `listener` when any request starts and when it ends (completed or failed), until the returned function
+   * is called.
+   */
+  onNetworkActivity(listener: (activity: NetworkActivity) => void): () => void {
+    const offs = [
+      this.bidi.on('network.beforeRequestSent', (event) => listener({ context: event.context, request: event.request.request, url: event.request.url, done: false })),
+      this.bidi.on('network.responseCompleted', (event) => listener({ context: event.context, request: event.request.request, url: event.request.url, done: true })),
+      this.bidi.on('network.fetchError', (event) => listener({ context: event.context, request: event.request.request, url: event.request.url, done: true })),
+    ];
+    return () => {
+      for (const off of offs) off();
+    };
+  }
+
   /** The tab of a top-level context, or of the top-level context a frame belongs to. */
   tabForContext(context: string): Tab | undefined {
     let id: string | null = context;
@@ -219,9 +246,12 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     this.refs.forgetTab(tab.id);
   }
 
-  /** From now on the group's tabs open in a user context of its own (made with its first tab). */
-  isolateGroup(groupId: string): void {
-    this.isolatedGroups.add(groupId);
+  /**
+   * From now on the group's tabs open in a user context of its own (made with its first tab), whose downloads go to
+   * `downloadDir` when given.
+   */
+  isolateGroup(groupId: string, downloadDir?: string): void {
+    this.isolatedGroups.set(groupId, downloadDir);
   }
 
   /** The group's user context, made on first need; undefined (the default context) for a group that shares it. */
@@ -229,7 +259,11 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     if (!this.isolatedGroups.has(groupId)) return undefined;
     let made = this.userContexts.get(groupId);
     if (!made) {
-      made = this.bidi.send('browser.createUserContext', {}, { timeout: this.options.timeouts.action }).then((info) => info.userContext);
+      const downloadDir = this.isolatedGroups.get(groupId);
+      made = this.bidi.send('browser.createUserContext', {}, { timeout: this.options.timeouts.action }).then(async ({ userContext }) => {
+        if (downloadDir) await routeDownloads(this.bidi, downloadDir, [userContext]);
+        return userContext;
+      });
       made.catch(() => this.userContexts.delete(groupId));
       this.userContexts.set(groupId, made);
     }
@@ -279,7 +313,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     tab.closeRequested = prompt;
     const closed = this.bidi.send('browsingContext.close', { context: tab.context, promptUnload: prompt }, { timeout: this.options.timeouts.action, write: true });
     try {
-      await (prompt ? tab.race(closed) : closed.catch((error: unknown) => Promise.reject(translateBidiError(error, tab.id))));
+      await (prompt ? tab.race(closed) : closed.catch((error: unknown) => Promise.reject(mapBidiError(error, tab.id))));
     } catch (error) {
       // The race ends as soon as the context is destroyed, which is the success we wanted.
       if (tab.closedReason === 'closed_by_tool') return true;

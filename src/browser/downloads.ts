@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Network } from 'webdriver-bidi-protocol';
+import type { BidiConnection } from '../bidi/connection.js';
 import type { Browser } from './browser.js';
 import { makeOutputDir } from './output.js';
 import type { Tab } from './tab.js';
@@ -51,8 +52,13 @@ export async function attachDownloads(browser: Browser, outputDir: string): Prom
     if (event.status === 'complete' && event.filepath) known.download.path = event.filepath;
     stateOf(known.tab).events.emit('end', known.download);
   });
-  await makeOutputDir(outputDir);
-  await browser.bidi.send('browser.setDownloadBehavior', { downloadBehavior: { type: 'allowed', destinationFolder: outputDir } });
+  await routeDownloads(browser.bidi, outputDir);
+}
+
+/** Sends the downloads of these user contexts (of all, without) into `dir`, made private to this user first. */
+export async function routeDownloads(bidi: BidiConnection, dir: string, userContexts?: [string, ...string[]]): Promise<void> {
+  await makeOutputDir(dir);
+  await bidi.send('browser.setDownloadBehavior', { downloadBehavior: { type: 'allowed', destinationFolder: dir }, ...(userContexts ? { userContexts } : {}) });
 }
 
 export interface DownloadWatchOptions {

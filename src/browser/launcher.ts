@@ -83,7 +83,10 @@ export async function launchFirefox(options: LaunchOptions): Promise<LaunchedFir
       reject: false,
       buffer: false,
       cleanup: false,
+      // Only what Firefox needs of our environment: a token or an API key of the server's is none of its business.
+      extendEnv: false,
       env: {
+        ...firefoxEnvironment(process.env),
         MOZ_HEADLESS: options.headed ? undefined : '1',
         MOZ_CRASHREPORTER_DISABLE: '1',
         MOZ_DISABLE_AUTO_SAFE_MODE: '1',
@@ -105,6 +108,14 @@ export async function launchFirefox(options: LaunchOptions): Promise<LaunchedFir
     profile.release();
     throw error;
   }
+}
+
+/** Variables a browser uses: display, locale, paths, proxies, Windows basics, MOZ_* and the test suite's process marker. */
+const PASSED_ENV =
+  /^(PATH|HOME|USER|LOGNAME|SHELL|LANG|LANGUAGE|LC_\w+|TZ|TMPDIR|TEMP|TMP|DISPLAY|WAYLAND_DISPLAY|XAUTHORITY|XDG_\w+|DBUS_SESSION_BUS_ADDRESS|FONTCONFIG_\w+|(https?|ftp|all|no)_proxy|(HTTPS?|FTP|ALL|NO)_PROXY|SYSTEMROOT|SystemRoot|WINDIR|windir|APPDATA|LOCALAPPDATA|USERPROFILE|PROGRAMFILES|ProgramFiles|COMSPEC|MOZ_\w+|FIREFOX_USE_TEST_RUN)$/;
+
+export function firefoxEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && PASSED_ENV.test(entry[0])));
 }
 
 function readEndpoint(child: FirefoxProcess, profileDir: string, tail: string[]): Promise<string> {

@@ -1,10 +1,10 @@
 import type { BrowsingContext } from 'webdriver-bidi-protocol';
 import { z } from 'zod';
-import { BidiError } from '../bidi/connection.js';
 import type { ServerOptions } from '../config.js';
 import { ToolError, isToolError } from '../errors.js';
+import { isNavigationAborted, mapNavigationError } from './bidi-errors.js';
 import { assertOriginAllowed } from './origins.js';
-import { assertSchemeAllowed } from './schemes.js';
+import { assertSchemeAllowed, printableUrl } from './schemes.js';
 import type { PageInfo } from './page-types.js';
 import type { Tab } from './tab.js';
 
@@ -20,7 +20,7 @@ export function normalizeUrl(input: string): string {
   try {
     return new URL(candidate).href;
   } catch {
-    throw new ToolError('invalid_arguments', `url: "${input}" is not a URL (nor "back" / "forward").`, { field: 'url' });
+    throw new ToolError('invalid_arguments', `url: "${printableUrl(input)}" is not a URL (nor "back" / "forward").`, { field: 'url' });
   }
 }
 
@@ -54,10 +54,7 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
         tab.bidi.send('browsingContext.traverseHistory', { context: tab.context, delta: target === 'back' ? -1 : 1 }, { timeout, write: true }),
       );
     } catch (error) {
-      if (error instanceof BidiError && error.error === 'no such history entry') {
-        throw new ToolError('navigation_failed', `There is no page to go ${target} to in tab ${tab.id}'s history.`, { tabId: tab.id });
-      }
-      throw navigationError(error, tab, timeout);
+      throw navigationError(error, tab, timeout, target);
     }
     return waitForLoad(tab, started + timeout);
   }
@@ -75,7 +72,7 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
       } catch (error) {
         const blocked = blockedDuring(tab, started);
         if (blocked) throw blocked;
-        if (!isAborted(error)) throw navigationError(error, tab, timeout);
+        if (!isNavigationAborted(error)) throw navigationError(error, tab, timeout, url);
         // Another navigation (the page's own, most often) replaced ours: an outcome, not a failure.
         watch.abortedOnce = true;
         if (watch.committed(url)) {
@@ -101,11 +98,6 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
   } finally {
     watch.dispose();
   }
-}
-
-/** Firefox's words for a navigation that another one replaced before it finished. */
-function isAborted(error: unknown): boolean {
-  return error instanceof BidiError && /NS_BINDING_ABORTED|aborted by another navigation|navigation canceled|new navigation interrupted/i.test(error.message);
 }
 
 const withoutHash = (url: string): string => url.replace(/#.*$/, '');
@@ -193,7 +185,7 @@ async function waitForLoad(tab: Tab, deadline: number): Promise<Arrival> {
   }
 }
 
-function navigationError(error: unknown, tab: Tab, timeout: number): unknown {
+function navigationError(error: unknown, tab: Tab, timeout: number, target: string): unknown {
   if (isToolError(error, 'timeout')) {
     return new ToolError(
       'navigation_timeout',
@@ -201,9 +193,5 @@ function navigationError(error: unknown, tab: Tab, timeout: number): unknown {
       { tabId: tab.id, timeout_ms: timeout },
     );
   }
-  if (error instanceof BidiError) {
-    const reason = /NS_ERROR_[A-Z_]+/.exec(error.message)?.[0] ?? error.message;
-    return new ToolError('navigation_failed', `The page could not be loaded: ${reason}.`, { tabId: tab.id, reason });
-  }
-  return error;
+  return mapNavigationError(error, tab.id, target);
 }

@@ -27,7 +27,11 @@ export class RefRegistry {
   private readonly byRef = new Map<string, RefTarget>();
   private readonly byKey = new Map<string, string>();
 
-  constructor(private readonly capacity = MAX_REFS) {}
+  constructor(
+    private readonly capacity = MAX_REFS,
+    /** The tab group of a tab, so a refusal names another tab only to the group that owns both. */
+    private readonly groupOf: (tabId: number) => string | null = () => null,
+  ) {}
 
   /** The ref of an element the page scripts reported, issued on first sight. */
   refFor(tabId: number, frameContext: string, docId: string, localId: number): string {
@@ -74,7 +78,11 @@ export class RefRegistry {
       throw new ToolError('ref_stale', `${ref} ${why}. Call read_page or find for current refs.`, { reason: 'not_in_snapshot', ref });
     }
     if (target.tabId !== tabId) {
-      throw new ToolError('ref_stale', `${ref} belongs to another tab (tab ${target.tabId}), not tab ${tabId}; nothing was done.`, {
+      const group = this.groupOf(tabId);
+      const sameGroup = group !== null && this.groupOf(target.tabId) === group;
+      // Another session's tab is not even hinted at.
+      const where = sameGroup ? `belongs to another tab (tab ${target.tabId})` : 'belongs to another page';
+      throw new ToolError('ref_stale', `${ref} ${where}, not tab ${tabId}; nothing was done.`, {
         reason: 'other_document',
         ref,
       });

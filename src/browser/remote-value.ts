@@ -1,5 +1,9 @@
 import type { Script } from 'webdriver-bidi-protocol';
 
+/** A value from the page as BiDi serializes it, and the outcome of evaluating code there. */
+export type RemoteValue = Script.RemoteValue;
+export type EvaluateResult = Script.EvaluateResult;
+
 /** Renders a BiDi RemoteValue as a compact JavaScript-like literal; element nodes show their ref when known. */
 export interface RenderOptions {
   refOf: (sharedId: string) => string | undefined;

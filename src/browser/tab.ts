@@ -1,9 +1,11 @@
 import { EventEmitter } from 'node:events';
 import type { BrowsingContext, Input, Script } from 'webdriver-bidi-protocol';
 import type { BidiConnection } from '../bidi/connection.js';
-import { BidiError } from '../bidi/connection.js';
 import { ToolError, isToolError } from '../errors.js';
+import { isPaintRefused, mapBidiError } from './bidi-errors.js';
 import { CALL_STUB, ELEMENT_STUB, NOT_INSTALLED, SANDBOX, pageScriptSource, type PageAnswer } from './page-script.js';
+
+const ACTIVATE_WAIT_MS = 500;
 
 export interface OpenDialog {
   type: BrowsingContext.UserPromptType;
@@ -226,11 +228,100 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
       };
       this.once('dialog', onDialog);
       this.once('closed', onClosed);
-      work.then(resolve, (error: unknown) => reject(translateBidiError(error, this.id))).finally(() => {
+      work.then(resolve, (error: unknown) => reject(mapBidiError(error, this.id))).finally(() => {
         this.off('dialog', onDialog);
         this.off('closed', onClosed);
       });
     });
+  }
+
+  /**
+   * Makes the tab the active one. Tabs open in the background, and Firefox runs a hidden document's timers at
+   * one per second, does not scroll it on wheel input and runs no animation frames; input itself arrives either
+   * way. Firefox answers only once the tab it hides has said so: a hung tab in front would hold this call (and so
+   * every other tab) for the whole timeout. Our tab is selected by then, so a slow answer is not waited for.
+   */
+  async bringToFront(): Promise<void> {
+    await this.race(this.bidi.send('browsingContext.activate', { context: this.context }, { timeout: Math.min(this.timeouts.action, ACTIVATE_WAIT_MS) })).catch(
+      (error: unknown) => {
+        if (!isToolError(error, 'timeout')) throw error;
+      },
+    );
+  }
+
+  /** Answers the open dialog (it may be a frame's); no_dialog when it closed meanwhile. Not raced: the dialog is the point. */
+  async answerDialog(accept: boolean, text?: string): Promise<void> {
+    const dialog = this.dialog;
+    if (!dialog) throw new ToolError('no_dialog', `No dialog is open on tab ${this.id}; nothing was done.`, { tabId: this.id });
+    try {
+      await this.bidi.send(
+        'browsingContext.handleUserPrompt',
+        { context: dialog.context, accept, ...(text !== undefined ? { userText: text } : {}) },
+        { timeout: this.timeouts.action, write: true },
+      );
+    } catch (error) {
+      const mapped = mapBidiError(error, this.id);
+      // The dialog went away meanwhile (the page or a navigation closed it).
+      if (isToolError(mapped, 'no_dialog')) this.setDialog(null);
+      throw mapped;
+    }
+    if (this.dialog === dialog) this.setDialog(null);
+  }
+
+  /** Puts files into the file input of a (frame, document, local id), as a user's pick would. */
+  async setFiles(frameContext: string, docId: string, localId: number, files: string[]): Promise<void> {
+    const element = await this.elementReference(frameContext, docId, localId);
+    await this.race(this.bidi.send('input.setFiles', { context: frameContext, element, files }, { timeout: this.timeouts.action, write: true }));
+  }
+
+  /** The URL as the browser has it: answers even while the page's main thread is frozen. */
+  async currentUrl(timeout: number): Promise<string> {
+    const tree = await this.bidi.send('browsingContext.getTree', { root: this.context, maxDepth: 0 }, { timeout });
+    return tree.contexts[0]?.url ?? '';
+  }
+
+  /**
+   * Calls a function given as source in the sandbox realm of the top-level document (the page cannot see it);
+   * string and number arguments, a string or boolean result (anything else comes back as '').
+   */
+  async callSandboxFunction(declaration: string, args: Array<string | number>, timeout: number): Promise<string | boolean> {
+    const result = await this.race(
+      this.bidi.send(
+        'script.callFunction',
+        {
+          functionDeclaration: declaration,
+          awaitPromise: true,
+          target: { context: this.context, sandbox: SANDBOX },
+          arguments: args.map((value) => (typeof value === 'number' ? { type: 'number' as const, value } : { type: 'string' as const, value })),
+          resultOwnership: 'none',
+        },
+        { timeout },
+      ),
+    );
+    if (result.type === 'exception') throw new ToolError('internal_error', `Page script failed: ${result.exceptionDetails.text}`);
+    const value = result.result;
+    return value.type === 'string' || value.type === 'boolean' ? value.value : '';
+  }
+
+  /**
+   * Evaluates code in the page's own realm (its globals, not the sandbox) with a user activation, awaiting a
+   * promise; nodes come back as shared references (javascript_tool).
+   */
+  evaluateInPage(expression: string): Promise<Script.EvaluateResult> {
+    return this.race(
+      this.bidi.send(
+        'script.evaluate',
+        {
+          expression,
+          target: { context: this.context },
+          awaitPromise: true,
+          resultOwnership: 'none',
+          userActivation: true,
+          serializationOptions: { maxDomDepth: 0, maxObjectDepth: 6, includeShadowTree: 'none' },
+        },
+        { timeout: this.timeouts.action, write: true },
+      ),
+    );
   }
 
   /** `context` may be a frame's: input then goes straight into its document, in its viewport's coordinates. */
@@ -246,18 +337,18 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     return Buffer.from(await this.screenshotBase64(clip), 'base64');
   }
 
-  /** The PNG as Firefox sends it (base64), for callers that pass it straight on. */
-  async screenshotBase64(clip?: BrowsingContext.ClipRectangle): Promise<string> {
+  /** The PNG as Firefox sends it (base64), for callers that pass it straight on; `document` takes the whole page. */
+  async screenshotBase64(clip?: BrowsingContext.ClipRectangle, origin: 'viewport' | 'document' = 'viewport'): Promise<string> {
     const capture = () =>
       this.race(
         this.bidi.send(
           'browsingContext.captureScreenshot',
-          { context: this.context, origin: 'viewport', format: { type: 'image/png' }, ...(clip ? { clip } : {}) },
+          { context: this.context, origin, format: { type: 'image/png' }, ...(clip ? { clip } : {}) },
           { timeout: this.timeouts.action },
         ),
       );
     // Firefox cannot paint a tab whose document is being swapped; a screenshot is a read, so it is tried once more.
-    const swapping = (error: unknown) => error instanceof BidiError && /Unable to capture screenshot/i.test(error.message);
+    const swapping = isPaintRefused;
     try {
       return (await capture()).data;
     } catch (error) {
@@ -293,12 +384,4 @@ export function dialogError(tabId: number, dialog: OpenDialog, duringCall = fals
       dialog: { type: dialog.type, message: dialog.message, ...(dialog.defaultValue !== undefined ? { defaultValue: dialog.defaultValue } : {}) },
     },
   );
-}
-
-/** Maps the remote end's errors that mean "this tab is gone" onto the contract's codes. */
-export function translateBidiError(error: unknown, tabId: number): unknown {
-  if (error instanceof BidiError && error.error === 'no such frame') {
-    return new ToolError('tab_closed', `Tab ${tabId} (or the frame addressed) no longer exists.`, { tabId });
-  }
-  return error;
 }

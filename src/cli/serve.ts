@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { join } from 'node:path';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { BrowserManager } from '../browser/manager.js';
@@ -45,9 +47,29 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   return text ? JSON.parse(text) : undefined;
 }
 
+function readToken(path: string): string {
+  let token: string;
+  try {
+    token = readFileSync(path, 'utf8').trim();
+  } catch (error) {
+    throw new ToolError('invalid_arguments', `--token-file ${path}: ${(error as Error).message}`, { field: 'token-file' });
+  }
+  if (!token) throw new ToolError('invalid_arguments', `--token-file ${path} is empty.`, { field: 'token-file' });
+  return token;
+}
+
+/**
+ * A session with storage of its own also gets a folder of its own in the output dir, for its downloads and saved
+ * screenshots, and its file tools read from it instead of the whole output dir: no session sees another's files.
+ */
+function privateOutput(options: ServerOptions, own: string): ServerOptions {
+  return { ...options, outputDir: own, uploadRoots: options.uploadRoots.map((root) => (root === options.outputDir ? own : root)) };
+}
+
 /** `firefox-use serve`: MCP over Streamable HTTP at /mcp, each MCP session with its own tab group in one browser. */
 export async function runServe(options: ServerOptions): Promise<void> {
   const port = options.port ?? 8931;
+  if (options.tokenFile) options = { ...options, token: readToken(options.tokenFile) };
   const loopbackBind = isLoopbackHost(options.host);
   if (!loopbackBind && !options.token) {
     throw new ToolError('invalid_arguments', `--host ${options.host} is not loopback: set --token (or FIREFOX_USE_TOKEN) so only your clients can drive the browser.`, {
@@ -56,7 +78,7 @@ export async function runServe(options: ServerOptions): Promise<void> {
   }
   const manager = new BrowserManager(options);
   const live = new Map<string, Live>();
-  const expectedToken = options.token ? Buffer.from(`Bearer ${options.token}`) : null;
+  const expectedToken = options.token ? Buffer.from(options.token) : null;
 
   const authorized = (req: IncomingMessage): string | null => {
     const host = hostOf(req.headers.host);
@@ -68,7 +90,8 @@ export async function runServe(options: ServerOptions): Promise<void> {
       if (!originHost || (loopbackBind && !isLoopbackHost(originHost))) return `Origin "${origin}" is not allowed.`;
     }
     if (expectedToken) {
-      const given = Buffer.from(req.headers.authorization ?? '');
+      // The scheme name is case-insensitive (RFC 9110): "bearer" is as good as "Bearer".
+      const given = Buffer.from(/^bearer +(.*)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '');
       if (given.length !== expectedToken.length || !timingSafeEqual(given, expectedToken)) return 'Missing or wrong bearer token.';
     }
     return null;
@@ -86,7 +109,9 @@ export async function runServe(options: ServerOptions): Promise<void> {
       if (existing) return existing.transport.handleRequest(req, res, body);
       if (sessionId) return send(res, 404, 'Unknown or ended MCP session; initialize a new one.');
       if (req.method !== 'POST' || !isInitializeRequest(body)) return send(res, 400, 'No MCP session: send an initialize request first.');
-      const session = new Session(manager, !options.sharedBrowserContext);
+      const own = options.sharedBrowserContext ? undefined : join(options.outputDir, 'sessions', randomUUID());
+      const session = new Session(manager, !options.sharedBrowserContext, own);
+      const sessionOptions = own ? privateOutput(options, own) : options;
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
@@ -97,7 +122,7 @@ export async function runServe(options: ServerOptions): Promise<void> {
         if (transport.sessionId) live.delete(transport.sessionId);
         void session.close();
       };
-      const server = createMcpServer(session, options);
+      const server = createMcpServer(session, sessionOptions);
       await server.connect(transport);
       await transport.handleRequest(req, res, body);
     })().catch((error: unknown) => {

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerOptions } from '../config.js';
 import { ToolError, isToolError } from '../errors.js';
-import { BidiError } from '../bidi/connection.js';
+import { unmappedBidiError } from '../browser/bidi-errors.js';
 import type { Tool, ToolContext, ToolResponse } from '../tools/tool.js';
 import { renderText } from './render.js';
 import type { Session } from './session.js';
@@ -36,7 +36,8 @@ function renderDetails(error: ToolError): string {
 
 export function toToolError(error: unknown): ToolError {
   if (isToolError(error)) return error;
-  if (error instanceof BidiError) return new ToolError('internal_error', `Firefox refused ${error.method}: ${error.error}: ${error.message}`);
+  const refused = unmappedBidiError(error);
+  if (refused) return refused;
   const message = error instanceof Error ? error.message : String(error);
   return new ToolError('internal_error', message);
 }

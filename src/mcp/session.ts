@@ -25,6 +25,8 @@ export class Session {
   constructor(
     readonly manager: BrowserManager,
     readonly ownStorage = false,
+    /** With ownStorage: where the group's downloads go (its own folder of the output dir). */
+    readonly downloadDir?: string,
   ) {
     this.unsubscribe = manager.onLaunch((browser) => this.attach(browser));
   }
@@ -32,7 +34,7 @@ export class Session {
   private attach(browser: Browser): void {
     this.detach?.();
     if (this.closed) return;
-    if (this.ownStorage) browser.isolateGroup(this.id);
+    if (this.ownStorage) browser.isolateGroup(this.id, this.downloadDir);
     const onPopup = (tab: Tab) => {
       if (tab.groupId === this.id) this.known.set(tab.id, tab);
     };

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { BidiError } from '../bidi/connection.js';
 import { ToolError } from '../errors.js';
 import { defineTool, tabIdField } from './tool.js';
 
@@ -46,21 +45,7 @@ export const dialogTool = defineTool({
     const accept = args.action === 'accept';
     // A tab that tabs_close_mcp asked to close goes away once its beforeunload dialog is accepted.
     const closing = accept && tab.closeRequested ? tab.waitClosed(3_000) : null;
-    try {
-      await context.browserNow.bidi.send(
-        'browsingContext.handleUserPrompt',
-        { context: dialog.context, accept, ...(args.text !== undefined ? { userText: args.text } : {}) },
-        { timeout: tab.timeouts.action, write: true },
-      );
-    } catch (error) {
-      // The dialog went away meanwhile (the page or a navigation closed it): say so instead of a protocol error.
-      if (error instanceof BidiError && error.error === 'no such alert') {
-        tab.setDialog(null);
-        throw new ToolError('no_dialog', `The dialog on tab ${tab.id} had already closed; nothing was done.`, { tabId: tab.id });
-      }
-      throw error;
-    }
-    if (tab.dialog === dialog) tab.setDialog(null);
+    await tab.answerDialog(accept, args.text);
     if (!accept) tab.closeRequested = false;
     const tabClosed = closing ? await closing : undefined;
     const closed = { type: dialog.type, message: dialog.message, ...(dialog.defaultValue !== undefined ? { defaultValue: dialog.defaultValue } : {}) };

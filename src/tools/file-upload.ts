@@ -97,8 +97,7 @@ export const fileUploadTool = defineTool({
       throw new ToolError('invalid_arguments', `paths: the file input ${chosen.ref} takes one file (no multiple attribute), not ${files.length}.`, { field: 'paths' });
     }
     const { tab } = context;
-    const element = await tab.elementReference(chosen.frameContext, chosen.info.docId, chosen.info.localId);
-    await tab.race(tab.bidi.send('input.setFiles', { context: chosen.frameContext, element, files }, { timeout: tab.timeouts.action, write: true }));
+    await tab.setFiles(chosen.frameContext, chosen.info.docId, chosen.info.localId, files);
     const after = await tab.callPage<FileInputInfo>('fileInput', { docId: chosen.info.docId, localId: chosen.info.localId }, { context: chosen.frameContext });
     const text = after.files.length ? `${chosen.ref} now holds: ${after.files.join(', ')}` : `${chosen.ref} is now empty.`;
     return { structured: { ref: chosen.ref, files: after.files }, text };

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { Script } from 'webdriver-bidi-protocol';
 import { describeDownloads, downloadsDuring } from '../browser/downloads.js';
 import type { NodeIdentity } from '../browser/page-types.js';
-import { elementNodes, renderRemoteValue, toJson } from '../browser/remote-value.js';
+import { elementNodes, renderRemoteValue, toJson, type EvaluateResult, type RemoteValue } from '../browser/remote-value.js';
 import { ToolError } from '../errors.js';
 import { defineTool, tabIdField, type TabToolContext } from './tool.js';
 
@@ -13,38 +12,20 @@ const MAX_TEXT = 20_000;
  */
 const MAY_NAVIGATE = /click|submit|location|href|open\(|download|navigat|assign|replace|reload|dispatchEvent/i;
 
-async function evaluate(context: TabToolContext, expression: string): Promise<Script.EvaluateResult> {
-  const { tab } = context;
-  return tab.race(
-    tab.bidi.send(
-      'script.evaluate',
-      {
-        expression,
-        target: { context: tab.context },
-        awaitPromise: true,
-        resultOwnership: 'none',
-        userActivation: true,
-        serializationOptions: { maxDomDepth: 0, maxObjectDepth: 6, includeShadowTree: 'none' },
-      },
-      { timeout: tab.timeouts.action, write: true },
-    ),
-  );
-}
-
 /**
  * Runs code as a script (its last expression is the result); code that only parses as a function body (top-level
  * await or return) runs again wrapped in an async function. A syntax error means nothing ran, so that is safe.
  */
-async function run(context: TabToolContext, code: string): Promise<Script.EvaluateResult> {
-  const first = await evaluate(context, code);
+async function run(context: TabToolContext, code: string): Promise<EvaluateResult> {
+  const first = await context.tab.evaluateInPage(code);
   if (first.type !== 'exception' || !/^SyntaxError/.test(first.exceptionDetails.text)) return first;
-  const second = await evaluate(context, `(async () => {\n${code}\n})()`);
+  const second = await context.tab.evaluateInPage(`(async () => {\n${code}\n})()`);
   if (second.type === 'exception' && /^SyntaxError/.test(second.exceptionDetails.text)) return first;
   return second;
 }
 
 /** Refs for the element nodes of a result, issued through the sandbox's registry. */
-async function refsFor(context: TabToolContext, value: Script.RemoteValue): Promise<Map<string, string>> {
+async function refsFor(context: TabToolContext, value: RemoteValue): Promise<Map<string, string>> {
   const refs = new Map<string, string>();
   const nodes = elementNodes(value).slice(0, 200);
   if (nodes.length === 0) return refs;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Browser } from '../browser/browser.js';
 import type { Tab } from '../browser/tab.js';
 import type { PageInfo } from '../browser/page-types.js';
 
@@ -14,9 +13,8 @@ export const tabInfoSchema = z.object({
 export type TabInfo = z.infer<typeof tabInfoSchema>;
 
 /** URL from the browser (answers even when the page is frozen), title from the page with a short deadline. */
-export async function describeTab(browser: Browser, tab: Tab, activeTabId: number | null): Promise<TabInfo> {
-  const tree = await browser.bidi.send('browsingContext.getTree', { root: tab.context, maxDepth: 0 }, { timeout: 2_000 }).catch(() => null);
-  const url = tree?.contexts[0]?.url ?? '';
+export async function describeTab(tab: Tab, activeTabId: number | null): Promise<TabInfo> {
+  const url = await tab.currentUrl(2_000).catch(() => '');
   let title = '';
   if (!tab.dialog) {
     const info = await tab.callPage<PageInfo>('pageInfo', {}, { timeout: 1_000 }).catch(() => null);

@@ -25,7 +25,7 @@ export const tabsContextTool = defineTool({
       context.session.activeTabId = tab.id;
       tabs = [tab];
     }
-    const described = await Promise.all(tabs.map((tab) => describeTab(browser, tab, context.session.activeTabId)));
+    const described = await Promise.all(tabs.map((tab) => describeTab(tab, context.session.activeTabId)));
     const activeTabId = described.find((tab) => tab.active)?.tabId ?? null;
     const text = described.length
       ? described.map((tab) => `tab ${tab.tabId}${tab.active ? ' (active)' : ''}: ${tab.title || '(untitled)'} — ${tab.url}${tab.dialog ? ` [dialog open: ${tab.dialog.type} "${tab.dialog.message}"]` : ''}`).join('\n')

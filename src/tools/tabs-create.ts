@@ -24,7 +24,7 @@ export const tabsCreateTool = defineTool({
     context.session.remember(tab);
     context.session.activeTabId = tab.id;
     if (args.url) await tab.serialize(() => navigateTab(tab, args.url!, context.options));
-    const info = await describeTab(browser, tab, tab.id);
+    const info = await describeTab(tab, tab.id);
     return { structured: info, text: `Opened tab ${info.tabId}: ${info.title || '(untitled)'} — ${info.url}` };
   },
 });

@@ -1,6 +1,9 @@
 // Pointer (mouse) source actions: moves, clicks of 1-3 presses, drags in steps.
 import type { Input } from 'webdriver-bidi-protocol';
 
+/** One input source's actions (pointer, keys, wheel); a batch of them runs tick by tick in one performActions. */
+export type InputSource = Input.SourceActions;
+
 export const MOUSE_ID = 'fu-mouse';
 
 export interface Point {

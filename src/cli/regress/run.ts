@@ -56,10 +56,7 @@ class Phases {
 }
 
 async function screenshot(tab: Tab, fullPage: boolean): Promise<Buffer> {
-  const shot = await tab.race(
-    tab.bidi.send('browsingContext.captureScreenshot', { context: tab.context, origin: fullPage ? 'document' : 'viewport', format: { type: 'image/png' } }, { timeout: tab.timeouts.action }),
-  );
-  return Buffer.from(shot.data, 'base64');
+  return Buffer.from(await tab.screenshotBase64(undefined, fullPage ? 'document' : 'viewport'), 'base64');
 }
 
 /** The worker's tab at this capture's viewport: its window is created once, then only resized. */

@@ -1,5 +1,4 @@
 import type { Browser } from '../../browser/browser.js';
-import { SANDBOX } from '../../browser/page-script.js';
 import type { Tab } from '../../browser/tab.js';
 import { ToolError } from '../../errors.js';
 
@@ -10,7 +9,7 @@ const NETWORK_CAP_MS = 3_000;
 export class NetworkWatch {
   private readonly inflight = new Map<string, Set<string>>();
   private readonly lastActivity = new Map<string, number>();
-  private readonly unsubscribe: Array<() => void>;
+  private readonly unsubscribe: () => void;
 
   constructor(browser: Browser) {
     const touch = (context: string | null, id: string, open: boolean, url: string) => {
@@ -22,11 +21,7 @@ export class NetworkWatch {
       this.inflight.set(context, set);
       this.lastActivity.set(context, Date.now());
     };
-    this.unsubscribe = [
-      browser.bidi.on('network.beforeRequestSent', (event) => touch(event.context, event.request.request, true, event.request.url)),
-      browser.bidi.on('network.responseCompleted', (event) => touch(event.context, event.request.request, false, event.request.url)),
-      browser.bidi.on('network.fetchError', (event) => touch(event.context, event.request.request, false, event.request.url)),
-    ];
+    this.unsubscribe = browser.onNetworkActivity((activity) => touch(activity.context, activity.request, !activity.done, activity.url));
   }
 
   /** Resolves once the context had no request in flight for QUIET_MS (or after a cap, for pages that never settle). */
@@ -42,7 +37,7 @@ export class NetworkWatch {
   }
 
   close(): void {
-    for (const off of this.unsubscribe) off();
+    this.unsubscribe();
   }
 }
 
@@ -110,23 +105,8 @@ const WAIT_FOR = `async (selector, text, timeout) => {
   }
 }`;
 
-async function callSandbox(tab: Tab, declaration: string, args: Array<string | number>, timeout: number): Promise<string | boolean> {
-  const result = await tab.race(
-    tab.bidi.send(
-      'script.callFunction',
-      {
-        functionDeclaration: declaration,
-        awaitPromise: true,
-        target: { context: tab.context, sandbox: SANDBOX },
-        arguments: args.map((value) => (typeof value === 'number' ? { type: 'number' as const, value } : { type: 'string' as const, value })),
-        resultOwnership: 'none',
-      },
-      { timeout: timeout + 2_000 },
-    ),
-  );
-  if (result.type === 'exception') throw new ToolError('internal_error', `Page script failed: ${result.exceptionDetails.text}`);
-  const value = result.result;
-  return value.type === 'string' || value.type === 'boolean' ? value.value : '';
+function callSandbox(tab: Tab, declaration: string, args: Array<string | number>, timeout: number): Promise<string | boolean> {
+  return tab.callSandboxFunction(declaration, args, timeout + 2_000);
 }
 
 export async function waitFor(tab: Tab, target: { selector?: string; text?: string }, timeout: number): Promise<void> {

@@ -2,16 +2,15 @@
 // once focus is there).
 import { chordActions, keySource, textKeys, typeActions } from '../../browser/input/keyboard.js';
 import { parseKeySequence } from '../../browser/input/keys.js';
-import { clickActions, mouseSource } from '../../browser/input/pointer.js';
+import { clickActions, mouseSource, type InputSource } from '../../browser/input/pointer.js';
 import { DeltaWatch } from '../../browser/delta.js';
 import { childContextOf } from '../../browser/frames.js';
 import type { ActionPreparation, FocusCheck } from '../../browser/page-types.js';
 import { ToolError } from '../../errors.js';
-import type { Input } from 'webdriver-bidi-protocol';
 import type { ActionHandler } from '../computer.js';
 import type { TabToolContext } from '../tool.js';
 import { actionResult, summaryText } from './result.js';
-import { FRAME_EVENT_WAIT_MS, aim, bringToFront, dispatch, newToken } from './run.js';
+import { FRAME_EVENT_WAIT_MS, aim, dispatch, newToken } from './run.js';
 
 const KEYS = { watch: ['keydown', 'input'], need: ['keydown'] };
 /** Key presses per performActions call, so a long text cannot run into the action timeout. */
@@ -38,12 +37,12 @@ async function aimFocus(context: TabToolContext, token: string, delta: DeltaWatc
     delta.joinedStart(child, inner.delta);
     current = { context: child, preparation: inner, probed: true };
   }
-  if (top.hidden) await bringToFront(context);
+  if (top.hidden) await tab.bringToFront();
   return current;
 }
 
-function keyBatches(keys: string[]): Input.SourceActions[][] {
-  const batches: Input.SourceActions[][] = [];
+function keyBatches(keys: string[]): InputSource[][] {
+  const batches: InputSource[][] = [];
   for (let i = 0; i < keys.length; i += CHUNK) batches.push([keySource(typeActions(keys.slice(i, i + CHUNK)))]);
   return batches;
 }

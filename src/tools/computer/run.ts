@@ -2,9 +2,8 @@
 // Round trips are the cost here: one page call before the input (guard + probes + the delta's start) and one
 // after (probes + the delta), plus one per frame level when the target is inside an iframe.
 import { randomUUID } from 'node:crypto';
-import type { Input } from 'webdriver-bidi-protocol';
 import type { ActionConclusion, ActionPreparation, ConcludeArgs, PageDelta, PrepareArgs } from '../../browser/page-types.js';
-import type { Point } from '../../browser/input/pointer.js';
+import type { InputSource, Point } from '../../browser/input/pointer.js';
 import { ToolError, isToolError } from '../../errors.js';
 import type { ComputerArgs } from '../computer.js';
 import type { TabToolContext } from '../tool.js';
@@ -53,22 +52,6 @@ export interface Probes {
 export function newToken(): string {
   return randomUUID();
 }
-
-/**
- * Makes the tab the active one. Tabs open in the background, and Firefox runs a hidden document's timers at
- * one per second, does not scroll it on wheel input and runs no animation frames; input itself arrives either
- * way. Called when the page reports itself hidden, so a visible tab costs nothing.
- */
-export async function bringToFront(context: TabToolContext): Promise<void> {
-  const { tab } = context;
-  // Firefox answers only once the tab it hides has said so: a hung tab in front would hold this call (and so
-  // every other tab) for the whole timeout. Our tab is selected by then, so a slow answer is not waited for.
-  await tab.race(tab.bidi.send('browsingContext.activate', { context: tab.context }, { timeout: Math.min(tab.timeouts.action, ACTIVATE_WAIT_MS) })).catch((error: unknown) => {
-    if (!isToolError(error, 'timeout')) throw error;
-  });
-}
-
-const ACTIVATE_WAIT_MS = 500;
 
 export function assertInViewport(context: TabToolContext, point: readonly [number, number], field: string): Point {
   const { width, height } = context.tab.viewport;
@@ -162,7 +145,7 @@ export async function aim(context: TabToolContext, args: Pick<ComputerArgs, 'ref
   }
   // The top-level document is started with the aim's call or the gate's; a frame-only start covers it here.
   await delta.startIn([tab.context]);
-  if (topPreparation.hidden) await bringToFront(context);
+  if (topPreparation.hidden) await tab.bringToFront();
   if (start) result.startProbed = !topPreparation.startOnFrame;
   return result;
 }
@@ -279,7 +262,7 @@ export interface DispatchOptions {
 export async function dispatch(
   context: TabToolContext,
   target: Pick<Aim, 'context' | 'ref' | 'delta'> & { startContext?: string; inputContext?: string },
-  batches: Input.SourceActions[][],
+  batches: InputSource[][],
   conclude: ConcludeArgs,
   options: DispatchOptions = {},
 ): Promise<Dispatched> {
