@@ -96,7 +96,7 @@ export async function aim(context: TabToolContext, args: Pick<ComputerArgs, 'ref
     }
     const inTop = target.frameContext === tab.context;
     const prepare: PrepareArgs = { ...prepareArgs(token, probes), ref: refArgs, delta: delta.startArgs, ...(inTop && start ? { startWatch: start } : {}) };
-    const preparation = await tab.callPage<ActionPreparation>('prepareAction', prepare, { context: target.frameContext }).catch((error: unknown) => {
+    const preparation = await tab.callPage('prepareAction', prepare, { context: target.frameContext }).catch((error: unknown) => {
       throw withRef(error, ref);
     });
     delta.joinedStart(target.frameContext, preparation.delta);
@@ -109,7 +109,7 @@ export async function aim(context: TabToolContext, args: Pick<ComputerArgs, 'ref
       // The drag starts over the frame too: watch its press there (one more call; drags only).
       const offset = { x: point.x - framePoint.x, y: point.y - framePoint.y };
       const startWatch = { point: { x: start.point.x - offset.x, y: start.point.y - offset.y }, types: start.types };
-      const again = await tab.callPage<ActionPreparation>('prepareAction', { token, startWatch }, { context: target.frameContext });
+      const again = await tab.callPage('prepareAction', { token, startWatch }, { context: target.frameContext });
       if (!again.startOnFrame) {
         result.startContext = target.frameContext;
         topPreparation = { ...topPreparation, startOnFrame: undefined };
@@ -119,7 +119,7 @@ export async function aim(context: TabToolContext, args: Pick<ComputerArgs, 'ref
     if (!args.coordinate) throw new ToolError('invalid_arguments', `${field}: give coordinate or ref.`, { field });
     const point = assertInViewport(context, args.coordinate, field);
     const prepare: PrepareArgs = { ...prepareArgs(token, probes), point, delta: delta.startArgs, ...(start ? { startWatch: start } : {}) };
-    topPreparation = await tab.callPage<ActionPreparation>('prepareAction', prepare);
+    topPreparation = await tab.callPage('prepareAction', prepare);
     delta.joinedStart(tab.context, topPreparation.delta);
     // A drag whose start also lies over the frame: its press is watched in the frame's document too.
     const startInFrames = start && topPreparation.startOnFrame;
@@ -168,7 +168,7 @@ async function descend(
     const child = await childContextOf(tab, current.context, current.preparation.aim.docId, frame.id);
     if (!child) break;
     const framePoint = { x: current.point.x - frame.origin.x, y: current.point.y - frame.origin.y };
-    const inner = await tab.callPage<ActionPreparation>('prepareAction', build(framePoint), { context: child });
+    const inner = await tab.callPage('prepareAction', build(framePoint), { context: child });
     current = { context: child, point: framePoint, preparation: inner };
   }
   return current;
@@ -206,7 +206,7 @@ async function gateUp(
         ...(atTop ? { delta: delta.startArgs, ...(start ? { startWatch: start } : {}) } : {}),
       };
       try {
-        answer = await tab.callPage<ActionPreparation>('prepareAction', prepare, { context: parent });
+        answer = await tab.callPage('prepareAction', prepare, { context: parent });
         break;
       } catch (error) {
         if (!isToolError(error, 'ref_stale')) throw withRef(error, ref);
@@ -324,7 +324,7 @@ function finishArgsFor(target: Pick<Aim, 'ref' | 'delta'>, context: string): Pic
 
 function readBack(context: TabToolContext, frame: string, args: ConcludeArgs): Promise<ActionConclusion | null> {
   const { tab } = context;
-  return tab.callPage<ActionConclusion>('concludeAction', args, { context: frame }).catch((error: unknown) => {
+  return tab.callPage('concludeAction', args, { context: frame }).catch((error: unknown) => {
     // The frame went away with a navigation the action caused: nothing left to read.
     if (isToolError(error, 'tab_closed') && !tab.isClosed) return null;
     throw error;
