@@ -10,7 +10,7 @@ import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';
 import type { TabToolContext } from '../tool.js';
 import { actionResult, summaryText } from './result.js';
-import { FRAME_EVENT_WAIT_MS, aim, dispatch, newToken } from './run.js';
+import { FRAME_EVENT_WAIT_MS, aim, dispatch, newToken } from '../../browser/action-engine.js';
 
 const KEYS = { watch: ['keydown', 'input'], need: ['keydown'] };
 /** Key presses per performActions call, so a long text cannot run into the action timeout. */

@@ -5,7 +5,7 @@ import { NOTCH_PX, wheelSource } from '../../browser/input/wheel.js';
 import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';
 import { actionResult, summaryText } from './result.js';
-import { aim, dispatch, newToken, type Probes } from './run.js';
+import { aim, dispatch, newToken, type Probes } from '../../browser/action-engine.js';
 
 const WHEEL: Probes = { watch: ['wheel'], need: ['wheel'], scrollProbe: true };
 
