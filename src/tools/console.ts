@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CONSOLE_CAPACITY, consoleOf, type ConsoleEntry } from '../browser/console-log.js';
-import { clock, compilePattern, newest } from './log-filter.js';
+import { clock, filterByPattern, newest } from './log-filter.js';
 import { defineTool, tabIdField } from './tool.js';
 
 const entrySchema = z.object({
@@ -41,9 +41,9 @@ export const readConsoleTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   worksWithDialog: true,
   async handler({ tab }, args) {
-    const pattern = compilePattern(args.pattern, 'pattern');
     const ring = consoleOf(tab);
-    const matching = ring.entries().filter((entry) => (!args.onlyErrors || entry.level === 'error') && (!pattern || pattern.test(entry.text)));
+    const kept = ring.entries().filter((entry) => !args.onlyErrors || entry.level === 'error');
+    const matching = await filterByPattern(kept, (entry) => entry.text, args.pattern, 'pattern');
     const { shown, omitted } = newest(matching, args.limit ?? 100);
     const dropped = ring.dropped;
     if (args.clear) ring.clear();
