@@ -4,7 +4,7 @@
 // snapshot instead.
 import { isToolError } from '../errors.js';
 import { browserOf } from './frames.js';
-import type { DeltaFinishRequest, PageDelta, PageInfo } from './page-types.js';
+import type { DeltaFinishRequest, PageDelta } from './page-types.js';
 import { DEFAULT_MAX_CHARS, globalizeRefs, snapshotTab } from './snapshot.js';
 import type { Tab } from './tab.js';
 
@@ -93,7 +93,7 @@ export class DeltaWatch implements DeltaHandle {
         .filter((context) => !this.started.has(context))
         .map(async (context) => {
           this.started.set(context, null);
-          const value = await this.tab.callPage<{ docId: string }>('deltaStart', this.startArgs, { context }).catch((error: unknown) => {
+          const value = await this.tab.callPage('deltaStart', this.startArgs, { context }).catch((error: unknown) => {
             if (this.tab.isFatal(error, context)) throw error;
             return null;
           });
@@ -153,7 +153,8 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
   const answers = entries.map((entry) => {
     const joined = options.joined?.get(entry.context);
     if (joined) return joined;
-    return tab.callPage<PageDelta>('deltaFinish', watch.finishArgs(entry.context, options), { context: entry.context }).catch((error: unknown) => {
+    // Every entry left started its watch, so it has a finish request.
+    return tab.callPage('deltaFinish', watch.finishArgs(entry.context, options)!, { context: entry.context }).catch((error: unknown) => {
       if (isToolError(error) && (error.code as string) === 'delta_lost') return null;
       if (entry.context !== tab.context) return undefined;
       throw error;
@@ -206,7 +207,7 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
 async function fullSnapshot(tab: Tab, maxChars: number, oldDocId?: string): Promise<DeltaOutcome> {
   const deadline = Date.now() + 3_000;
   while (Date.now() < deadline) {
-    const info = await tab.callPage<PageInfo>('pageInfo').catch((error: unknown) => {
+    const info = await tab.callPage('pageInfo').catch((error: unknown) => {
       if (tab.isFatal(error)) throw error;
       return null;
     });

@@ -14,11 +14,6 @@ export interface SettleOutcome {
   busy?: string;
 }
 
-interface QuietReport {
-  quiet: boolean;
-  waitedMs: number;
-  busy?: 'dom' | 'animations';
-}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,7 +27,7 @@ export async function settleTab(tab: Tab, maxMs: number): Promise<SettleOutcome>
   while (Date.now() < deadline) {
     const remaining = deadline - Date.now();
     const report = await tab
-      .callPage<QuietReport>('waitQuiet', { quietMs: QUIET_MS, maxMs: remaining }, { timeout: remaining + 2_000 })
+      .callPage('waitQuiet', { quietMs: QUIET_MS, maxMs: remaining }, { timeout: remaining + 2_000 })
       .catch((error: unknown) => {
         if (tab.isFatal(error)) throw error;
         return null;

@@ -5,7 +5,7 @@ import { clickActions, dragActions, mouseSource, moveTo, type Button } from '../
 import type { ActionHandler, ComputerArgs } from '../computer.js';
 import type { TabToolContext } from '../tool.js';
 import { actionResult } from './result.js';
-import { aim, assertInViewport, dispatch, newToken, type Probes } from './run.js';
+import { aim, assertInViewport, dispatch, newToken, type Probes } from '../../browser/action-engine.js';
 
 interface ClickKind {
   button: Button;

@@ -3,7 +3,7 @@ import type { ActionPreparation, DeliveryReport, TargetSummary } from '../../bro
 import type { Point } from '../../browser/input/pointer.js';
 import type { ComputerResult } from '../computer.js';
 import type { ToolResponse } from '../tool.js';
-import type { Dispatched } from './run.js';
+import type { Dispatched } from '../../browser/action-engine.js';
 import { describeDownloads } from '../../browser/downloads.js';
 
 export function summaryText(summary: TargetSummary | undefined): string {

@@ -1,8 +1,8 @@
 // Issue 18 on real third-party apps: what an agent reads back from names, find, read_page, get_page_text,
 // navigate and wait_for on Shoelace, ag-grid-community, Swagger UI, the Python docs and the pdf.js viewer.
 import { expect } from 'chai';
-import { missingApps, startRealAppServer } from './helpers/real-apps.mjs';
-import { firstTab, startServer } from './helpers/mcp-client.mjs';
+import { missingApps, startRealAppServer } from '../helpers/real-apps.mjs';
+import { firstTab, startServer } from '../helpers/mcp-client.mjs';
 
 /** Our own host pages (no app code): frames of two origins, and names that cross shadow roots. */
 function hostPages(port) {
