@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Tab } from '../browser/tab.js';
-import type { PageInfo } from '../browser/page-types.js';
 
 export const tabInfoSchema = z.object({
   tabId: z.number(),
@@ -17,7 +16,7 @@ export async function describeTab(tab: Tab, activeTabId: number | null): Promise
   const url = await tab.currentUrl(2_000).catch(() => '');
   let title = '';
   if (!tab.dialog) {
-    const info = await tab.callPage<PageInfo>('pageInfo', {}, { timeout: 1_000 }).catch(() => null);
+    const info = await tab.callPage('pageInfo', {}, { timeout: 1_000 }).catch(() => null);
     title = info?.title ?? '';
   }
   const info: TabInfo = { tabId: tab.id, url, title, active: tab.id === activeTabId };
