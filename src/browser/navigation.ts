@@ -5,7 +5,6 @@ import { ToolError, isToolError } from '../errors.js';
 import { isNavigationAborted, mapNavigationError } from './bidi-errors.js';
 import { assertOriginAllowed } from './origins.js';
 import { assertSchemeAllowed, printableUrl } from './schemes.js';
-import type { PageInfo } from './page-types.js';
 import type { Tab } from './tab.js';
 
 export const navigationTargetSchema = z.string().min(1).max(16_384);
@@ -177,13 +176,13 @@ function blockedDuring(tab: Tab, started: number): ToolError | null {
 }
 
 async function currentPage(tab: Tab): Promise<Arrival> {
-  const info = await tab.callPage<PageInfo>('pageInfo');
+  const info = await tab.callPage('pageInfo');
   return { url: info.url, title: info.title };
 }
 
 async function waitForLoad(tab: Tab, deadline: number): Promise<Arrival> {
   for (;;) {
-    const info = await tab.callPage<PageInfo>('pageInfo').catch((error: unknown) => {
+    const info = await tab.callPage('pageInfo').catch((error: unknown) => {
       // The document may be swapped between two polls; only a dialog or a closed tab ends the wait.
       if (tab.isFatal(error)) throw error;
       return null;

@@ -93,7 +93,7 @@ export const computerOutput = z.object({
   title: z.string().optional(),
   delta: z.string().optional(),
   opened_popup: z
-    .object({ ref: z.string(), role: z.string(), name: z.string(), opened_by: z.string().optional(), items: z.array(z.string()) })
+    .object({ ref: z.string(), role: z.string(), name: z.string(), opened_by: z.string().optional(), items: z.array(z.string()), item_lines: z.array(z.string()).optional() })
     .optional(),
   scrolled: z.object({ x: z.number(), y: z.number() }).optional(),
   note: z.string().optional(),

@@ -19,7 +19,7 @@ async function afterLeaving(tab: Tab): Promise<{ url: string; title: string; loa
   const started = Date.now();
   let info: PageInfo | null = null;
   while (Date.now() - started < LEAVE_WAIT_MS && !tab.isClosed && !tab.dialog) {
-    info = await tab.callPage<PageInfo>('pageInfo', {}, { timeout: 1_000 }).catch(() => null);
+    info = await tab.callPage('pageInfo', {}, { timeout: 1_000 }).catch(() => null);
     // A reload keeps the URL: once a second has passed, a complete document at the same URL is the arrival.
     // The document in between is about:blank, complete at once: not an arrival.
     if (info?.readyState === 'complete' && ((info.url !== before && info.url !== 'about:blank') || Date.now() - started > 1_000)) break;

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Tab } from '../browser/tab.js';
-import type { PageInfo } from '../browser/page-types.js';
 
 export const tabInfoSchema = z.object({
   tabId: z.number(),
@@ -18,7 +17,7 @@ export async function describeTab(tab: Tab, activeTabId: number | null): Promise
   // A page behind a dialog cannot answer: its title as last read stands in.
   let title = tab.lastTitle;
   if (!tab.dialog) {
-    const info = await tab.callPage<PageInfo>('pageInfo', {}, { timeout: 1_000 }).catch(() => null);
+    const info = await tab.callPage('pageInfo', {}, { timeout: 1_000 }).catch(() => null);
     title = info?.title ?? title;
   }
   const info: TabInfo = { tabId: tab.id, url, title, active: tab.id === activeTabId };
@@ -36,7 +35,7 @@ export async function describeOpenedTab(tab: Tab, waitMs: number): Promise<TabIn
   const deadline = Date.now() + waitMs;
   for (;;) {
     if (tab.isClosed) break;
-    const info = await tab.callPage<PageInfo>('pageInfo', {}, { timeout: 500 }).catch(() => null);
+    const info = await tab.callPage('pageInfo', {}, { timeout: 500 }).catch(() => null);
     if (info && info.url !== 'about:blank' && info.readyState !== 'loading') break;
     if (Date.now() > deadline || tab.dialog) break;
     await new Promise((resolve) => setTimeout(resolve, 50));

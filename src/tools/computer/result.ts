@@ -3,7 +3,7 @@ import type { ActionPreparation, DeliveryReport, TargetSummary } from '../../bro
 import type { Point } from '../../browser/input/pointer.js';
 import type { ComputerResult } from '../computer.js';
 import type { ToolResponse } from '../tool.js';
-import type { Dispatched } from './run.js';
+import type { Dispatched } from '../../browser/action-engine.js';
 import { describeDownloads } from '../../browser/downloads.js';
 
 export function summaryText(summary: TargetSummary | undefined): string {
@@ -101,7 +101,12 @@ export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
     const popup = delta.opened_popup;
     result.opened_popup = popup;
     lines.push(`Opened ${popup.role} "${popup.name}" [ref=${popup.ref}]${popup.items.length ? ` with ${popup.items.length} items` : ''}.`);
+    // Its items with their refs, when the delta below does not list them already.
+    const shown = delta.delta ?? '';
+    const missing = popup.item_lines.filter((line, index) => !shown.includes(`[ref=${popup.items[index]}]`));
+    if (missing.length) lines.push(...missing.map((line) => `  ${line}`));
   }
+  if (delta?.unsettled) lines.push(`(The page had not settled: ${delta.unsettled}; this is what it showed then.)`);
   if (delta?.delta) {
     result.delta = delta.delta;
     if (delta.navigated && delta.url !== undefined) {
