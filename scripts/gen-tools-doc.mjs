@@ -12,7 +12,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'docs', 'tools.md');
 const check = process.argv.includes('--check');
 
-const { allTools } = await import(join(ROOT, 'dist', 'tools', 'index.js'));
+const { allTools: everyTool } = await import(join(ROOT, 'dist', 'tools', 'index.js'));
+// test_* tools exist only for the test suite (FIREFOX_USE_TEST_TOOLS=1); users never see them, so the docs do not list them.
+const allTools = everyTool.filter((tool) => !tool.name.startsWith('test_'));
 const { defaultOptions } = await import(join(ROOT, 'dist', 'config.js'));
 const { errorCodesOf } = await import(join(ROOT, 'dist', 'tools', 'tool.js'));
 

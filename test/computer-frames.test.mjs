@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { startFixtureServer } from './helpers/fixtures.mjs';
-import { startServer, firstTab } from './helpers/mcp-client.mjs';
+import { useBrowser } from './helpers/browser-suite.mjs';
 
 describe('computer: delivery checked into cross-origin frames, late renders, drags, focus', function () {
   let fixtures;
@@ -15,15 +14,10 @@ describe('computer: delivery checked into cross-origin frames, late renders, dra
   // The frame comes from another site (localhost against 127.0.0.1), so Firefox puts it in another process.
   const loadFrameHost = (extra = '') => load(`/computer/frame-cross.html?src=${encodeURIComponent(frameUrl)}${extra}`);
 
-  before(async function () {
-    fixtures = await startFixtureServer();
+  const browser = useBrowser({ env: { FIREFOX_USE_TEST_TOOLS: '1' } });
+  beforeEach(function () {
+    ({ fixtures, server, tabId } = browser);
     frameUrl = fixtures.url('/computer/frame-app.html').replace('127.0.0.1', 'localhost');
-    server = await startServer({ env: { FIREFOX_USE_TEST_TOOLS: '1' } });
-    tabId = await firstTab(server);
-  });
-  after(async function () {
-    await server?.close();
-    await fixtures?.close();
   });
 
   describe('in a cross-origin iframe', function () {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startFixtureServer } from './helpers/fixtures.mjs';
 import { startServer } from './helpers/mcp-client.mjs';
+import { waitFor } from './helpers/processes.mjs';
 
 describe('computer: a write that times out', function () {
   this.timeout(120_000);
@@ -9,7 +10,7 @@ describe('computer: a write that times out', function () {
 
   before(async function () {
     fixtures = await startFixtureServer();
-    server = await startServer({ args: ['--isolated', '--timeout-action', '1500'], env: { FIREFOX_USE_TEST_TOOLS: '1' } });
+    server = await startServer({ args: ['--isolated', '--timeout-action', '3000'], env: { FIREFOX_USE_TEST_TOOLS: '1' } });
   });
   after(async function () {
     await server?.close();
@@ -17,7 +18,7 @@ describe('computer: a write that times out', function () {
   });
 
   it('answers timeout with unknown_effects, never re-sends the click, and other tabs keep working', async function () {
-    const stalled = (await server.ok('tabs_create_mcp', { url: fixtures.url('/computer/stall.html?ms=4000') })).structuredContent.tabId;
+    const stalled = (await server.ok('tabs_create_mcp', { url: fixtures.url('/computer/stall.html?ms=8000') })).structuredContent.tabId;
     // Another site (localhost), so Firefox runs it in another content process.
     const other = (await server.ok('tabs_create_mcp', { url: fixtures.url('/computer/actions.html').replace('127.0.0.1', 'localhost') })).structuredContent.tabId;
 
@@ -41,7 +42,10 @@ describe('computer: a write that times out', function () {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect(count).to.equal('1');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // A key pressed now reaches the page after anything sent before it: once the page saw it, a re-sent click would show.
+    await server.ok('computer', { tabId: stalled, action: 'key', text: 'm' });
+    const seen = await waitFor(async () => (await server.ok('test_text_of_selector', { tabId: stalled, selector: '#last-key' })).structuredContent.text === 'm', 10_000);
+    expect(seen, 'the page saw the key').to.equal(true);
     expect((await server.ok('test_text_of_selector', { tabId: stalled, selector: '#count' })).structuredContent.text).to.equal('1');
   });
 });

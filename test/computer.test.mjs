@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { startFixtureServer } from './helpers/fixtures.mjs';
-import { startServer, firstTab } from './helpers/mcp-client.mjs';
+import { useBrowser } from './helpers/browser-suite.mjs';
 
 describe('computer: trusted input aimed by coordinate or ref', function () {
   let fixtures;
@@ -19,17 +18,9 @@ describe('computer: trusted input aimed by coordinate or ref', function () {
     return result.structuredContent.error;
   };
 
-  before(async function () {
-    fixtures = await startFixtureServer();
-    server = await startServer({ env });
-    tabId = await firstTab(server);
-  });
-  after(async function () {
-    await server?.close();
-    await fixtures?.close();
-  });
-  beforeEach(async function () {
-    await load('/computer/actions.html');
+  const browser = useBrowser({ env, page: '/computer/actions.html' });
+  beforeEach(function () {
+    ({ fixtures, server, tabId } = browser);
   });
 
   it('left_click at a coordinate is trusted, reports the target and the title change', async function () {

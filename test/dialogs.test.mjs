@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { startFixtureServer } from './helpers/fixtures.mjs';
-import { startServer, firstTab } from './helpers/mcp-client.mjs';
+import { useBrowser } from './helpers/browser-suite.mjs';
 import { waitFor } from './helpers/processes.mjs';
 
 describe('dialogs: firefox_dialog and dialog_open', function () {
@@ -10,15 +9,10 @@ describe('dialogs: firefox_dialog and dialog_open', function () {
   let server;
   let tabId;
 
-  before(async function () {
-    fixtures = await startFixtureServer();
-    // A long navigation timeout, so a navigate that waited for it could not pass for one that ended at once.
-    server = await startServer({ args: ['--isolated', '--timeout-navigation', '20000'] });
-    tabId = await firstTab(server);
-  });
-  after(async function () {
-    await server?.close();
-    await fixtures?.close();
+  // A long navigation timeout, so a navigate that waited for it could not pass for one that ended at once.
+  const browser = useBrowser({ args: ['--isolated', '--timeout-navigation', '20000'] });
+  beforeEach(function () {
+    ({ fixtures, server, tabId } = browser);
   });
 
   const page = (query) => fixtures.url(`/dialogs/open.html?${new URLSearchParams({ delay: '400', ...query })}`);

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { startFixtureServer } from './helpers/fixtures.mjs';
-import { startServer, firstTab } from './helpers/mcp-client.mjs';
+import { useBrowser } from './helpers/browser-suite.mjs';
 
 describe('find: scored matches with refs and boxes, across shadow roots and frames', function () {
   let fixtures;
@@ -9,17 +8,9 @@ describe('find: scored matches with refs and boxes, across shadow roots and fram
   let tabId;
   const find = async (query, extra = {}) => (await server.ok('find', { tabId, query, ...extra })).structuredContent.matches;
 
-  before(async function () {
-    fixtures = await startFixtureServer();
-    other = await startFixtureServer();
-    server = await startServer();
-    tabId = await firstTab(server);
-    await server.ok('navigate', { tabId, url: fixtures.url('/snapshot/find.html') });
-  });
-  after(async function () {
-    await server?.close();
-    await fixtures?.close();
-    await other?.close();
+  const browser = useBrowser({ otherOrigin: true, page: '/snapshot/find.html' });
+  beforeEach(function () {
+    ({ fixtures, other, server, tabId } = browser);
   });
 
   it('ranks an exact name above a partial one, and both above plain text', async function () {

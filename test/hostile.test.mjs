@@ -1,8 +1,8 @@
 // Pages that fight back: lying DOM APIs, globals named like ours, floods, popups, a hung main thread, and a page
 // that navigates itself every 100 ms. The page scripts run in the sandbox realm, so they still tell the truth.
 import { expect } from 'chai';
-import { startFixtureServer } from './helpers/fixtures.mjs';
-import { firstTab, startServer } from './helpers/mcp-client.mjs';
+import { useBrowser } from './helpers/browser-suite.mjs';
+import { waitFor } from './helpers/processes.mjs';
 
 const KNOWN = new Set(['ref_stale', 'timeout', 'navigation_timeout', 'navigation_failed', 'tab_closed', 'target_occluded', 'out_of_viewport']);
 
@@ -22,14 +22,9 @@ describe('hostile pages', function () {
   let fixtures;
   let server;
   let tabId;
-  before(async function () {
-    fixtures = await startFixtureServer();
-    server = await startServer({ args: ['--isolated', '--timeout-action', '5000', '--timeout-navigation', '6000'] });
-    tabId = await firstTab(server);
-  });
-  after(async function () {
-    await server?.close();
-    await fixtures?.close();
+  const browser = useBrowser({ args: ['--isolated', '--timeout-action', '5000', '--timeout-navigation', '6000'] });
+  beforeEach(function () {
+    ({ fixtures, server, tabId } = browser);
   });
 
   it('reads, finds and clicks truthfully on a page that overrides the DOM APIs the scripts use', async function () {
@@ -44,20 +39,26 @@ describe('hostile pages', function () {
   });
 
   it('still refuses a covered target on that page instead of clicking the cover', async function () {
+    await server.ok('navigate', { tabId, url: fixtures.url('/hostile/liar.html') });
     const covered = await refOf(server, tabId, 'Covered button');
     const result = await server.call('computer', { tabId, action: 'left_click', ref: covered });
     expect(result.isError).to.equal(true);
     expect(result.structuredContent.error.code).to.equal('target_occluded');
-    expect(await pageText(server, tabId)).to.include('real clicked');
+    // Nothing was clicked: neither the covered button nor the cover.
+    expect(await pageText(server, tabId)).to.include('nothing yet');
   });
 
   it('keeps the console and network rings bounded under a flood', async function () {
     await server.ok('navigate', { tabId, url: fixtures.url('/hostile/flood.html') });
-    await server.ok('computer', { tabId, action: 'wait', duration: 1 });
-    const consoleResult = await server.ok('read_console_messages', { tabId });
-    expect(JSON.stringify(consoleResult.structuredContent)).to.match(/flood \d+/);
-    const network = await server.ok('read_network_requests', { tabId, urlPattern: 'flood-' });
-    expect(JSON.stringify(network.structuredContent)).to.include('flood-');
+    // The flood is on once both rings hold its entries.
+    let consoleResult;
+    let network;
+    const flooding = await waitFor(async () => {
+      consoleResult = await server.ok('read_console_messages', { tabId });
+      network = await server.ok('read_network_requests', { tabId, urlPattern: 'flood-' });
+      return /flood \d+/.test(JSON.stringify(consoleResult.structuredContent)) && network.structuredContent.requests.length > 0;
+    }, 20_000);
+    expect(flooding, 'console and network show the flood').to.equal(true);
     // A bounded answer, not the whole flood.
     expect(server.text(consoleResult).length).to.be.lessThan(200_000);
     await server.ok('navigate', { tabId, url: fixtures.url('/index.html') });
@@ -66,8 +67,11 @@ describe('hostile pages', function () {
   it('keeps 50 popups inside the session and stays responsive', async function () {
     const opener = (await server.ok('tabs_create_mcp', { url: fixtures.url('/second.html') })).structuredContent.tabId;
     await server.call('navigate', { tabId: opener, url: fixtures.url('/hostile/flood.html#popups') });
-    await server.ok('computer', { tabId: opener, action: 'wait', duration: 1.5 });
-    const tabs = (await server.ok('tabs_context_mcp', {})).structuredContent.tabs;
+    const tabs = await waitFor(async () => {
+      const now = (await server.ok('tabs_context_mcp', {})).structuredContent.tabs;
+      return now.length > 10 ? now : null;
+    }, 20_000);
+    expect(tabs, 'popups opened').to.not.equal(null);
     expect(tabs.length).to.be.greaterThan(10);
     expect(tabs.length).to.be.at.most(53);
     await server.ok('navigate', { tabId, url: fixtures.url('/index.html') });

@@ -1,10 +1,11 @@
 // Issue 15, serve sessions kept apart: cookies and storage (item 3).
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFixtureServer } from './helpers/fixtures.mjs';
 import { startServe } from './helpers/http-server.mjs';
+import { waitFor } from './helpers/processes.mjs';
 
 const html = (body) => (req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(body);
 
@@ -78,7 +79,15 @@ describe('security: each serve session has its own cookies and storage', functio
       const aliceTab = (await alice.ok('tabs_create_mcp', { url: site.url('/files') })).structuredContent.tabId;
       const link = (await alice.ok('find', { tabId: aliceTab, query: 'get the file link' })).structuredContent.matches[0].ref;
       const click = await alice.ok('computer', { tabId: aliceTab, action: 'left_click', ref: link });
-      const downloaded = /Downloaded alice-secret\.txt to (\S+)/.exec(alice.text(click))?.[1];
+      // On a loaded machine the click may answer while the download is still running: the file itself is the signal.
+      const sessions = join(serve.outputDir, 'sessions');
+      const downloaded = await waitFor(() => {
+        for (const folder of existsSync(sessions) ? readdirSync(sessions) : []) {
+          const file = join(sessions, folder, 'alice-secret.txt');
+          if (existsSync(file) && readFileSync(file, 'utf8') === 'alice only') return file;
+        }
+        return null;
+      }, 30_000);
       expect(downloaded, alice.text(click)).to.be.a('string');
       expect(downloaded.startsWith(`${serve.outputDir}/sessions/`)).to.equal(true);
       const aliceShot = (await alice.ok('computer', { tabId: aliceTab, action: 'screenshot', save_to_disk: true })).structuredContent.savedTo;

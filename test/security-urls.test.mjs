@@ -133,3 +133,27 @@ describe('security: the flags that open file: and javascript: URLs', function ()
     expect(tabs.find((tab) => tab.tabId === other).title).to.equal('ran');
   });
 });
+
+describe('security: --blocked-origins under other spellings of the host', function () {
+  this.timeout(180_000);
+  let site;
+  let server;
+  const hits = [];
+  before(async function () {
+    site = await startFixtureServer({ '/hit': (req, res) => (hits.push(req.headers.host), res.writeHead(200, { 'content-type': 'text/html' }).end('<title>hit</title>')) });
+    server = await startServer({ args: ['--isolated', '--blocked-origins', 'localhost,127.0.0.1'] });
+  });
+  after(async function () {
+    await server?.close();
+    await site?.close();
+  });
+
+  it('refuses Localhost, localhost. and [::ffff:127.0.0.1] like localhost and 127.0.0.1', async function () {
+    const tabId = (await server.ok('tabs_create_mcp', {})).structuredContent.tabId;
+    for (const host of ['Localhost', 'localhost.', '[::ffff:127.0.0.1]', '127.0.0.1.', '0x7f.0.0.1']) {
+      const result = await server.call('navigate', { tabId, url: `http://${host}:${site.port}/hit` });
+      expect(result.structuredContent.error?.code, host).to.equal('origin_blocked');
+    }
+    expect(hits).to.deep.equal([]);
+  });
+});

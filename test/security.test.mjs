@@ -89,7 +89,14 @@ describe('security: origins, loopback, Host/Origin checks, output dir', function
     it('lets no link click, image or fetch of the page reach the blocked origin', async function () {
       const tabId = await firstTab(server);
       await server.ok('navigate', { tabId, url: site.url(`/security/leak.html?to=${encodeURIComponent(blocked.origin)}`) });
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      // The page has tried once all three attempts (image, fetch, link click) have ended in its network log.
+      const attempts = await waitFor(async () => {
+        const { requests } = (await server.ok('read_network_requests', { tabId, urlPattern: 'by=(img|fetch|link)' })).structuredContent;
+        const ended = requests.filter((r) => r.error !== undefined || r.status !== undefined);
+        return new Set(ended.map((r) => /by=(\w+)/.exec(r.url)[1])).size === 3 ? ended : null;
+      }, 20_000);
+      expect(attempts, 'the page tried an image, a fetch and a link').to.not.equal(null);
+      for (const attempt of attempts) expect(attempt.status, attempt.url).to.equal(undefined);
       expect(hits).to.deep.equal([]);
       const tabs = (await server.ok('tabs_context_mcp')).structuredContent.tabs;
       for (const tab of tabs) expect(tab.url).to.not.include(blocked.origin);

@@ -18,6 +18,7 @@ const TAB_TOOL_ARGS = {
   read_console_messages: () => ({}),
   read_network_requests: () => ({}),
   resize_window: () => ({ width: 640, height: 480 }),
+  wait_for: () => ({ text: 'anything', timeout: 0.1 }),
 };
 
 describe('serve: sessions on one browser, each confined to its tab group', function () {
@@ -82,7 +83,7 @@ describe('serve: sessions on one browser, each confined to its tab group', funct
     const slow = track('alice slow', alice.ok('navigate', { tabId: a, url: fixtures.url('/slow?ms=2500') }));
     // Queued behind the slow navigate on the same tab, so it must finish after it.
     const queued = track('alice same tab', alice.ok('navigate', { tabId: a, url: fixtures.url('/second.html') }));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await fixtures.requested('/slow?ms=2500'), 'the slow navigation is under way').to.equal(true);
     // Other tabs (another session's, and another of Alice's) do not wait for it.
     await Promise.all([
       track('bob other tab', bob.ok('navigate', { tabId: b, url: fixtures.url('/index.html') })),

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { startFixtureServer } from './helpers/fixtures.mjs';
-import { startServer, firstTab } from './helpers/mcp-client.mjs';
+import { useBrowser } from './helpers/browser-suite.mjs';
 
 const refOf = (snapshot, pattern) => /\[ref=(ref_\d+)\]/.exec(snapshot.split('\n').find((l) => pattern.test(l)) ?? '')?.[1];
 
@@ -8,14 +7,9 @@ describe('post-action deltas and opened_popup', function () {
   let fixtures;
   let server;
   let tabId;
-  before(async function () {
-    fixtures = await startFixtureServer();
-    server = await startServer();
-    tabId = await firstTab(server);
-  });
-  after(async function () {
-    await server?.close();
-    await fixtures?.close();
+  const browser = useBrowser();
+  beforeEach(function () {
+    ({ fixtures, server, tabId } = browser);
   });
 
   it('a click that opens a menu returns the target, the menu items and opened_popup', async function () {
@@ -35,7 +29,7 @@ describe('post-action deltas and opened_popup', function () {
   });
 
   it('reports a dialog that closed as a removed line, and folds many removals under one parent', async function () {
-    const snap = (await server.ok('read_page', { tabId })).structuredContent.snapshot;
+    const snap = (await server.ok('navigate', { tabId, url: fixtures.url('/snapshot/menu.html') })).structuredContent.snapshot;
     const dismiss = refOf(snap, /button "Dismiss"/);
     const closed = await server.ok('computer', { tabId, action: 'left_click', ref: dismiss });
     expect(closed.structuredContent.delta).to.match(/- removed: dialog "Welcome tips"/);
@@ -66,14 +60,9 @@ describe('deltas leave out what did not change, and follow a form submission to 
   let fixtures;
   let server;
   let tabId;
-  before(async function () {
-    fixtures = await startFixtureServer();
-    server = await startServer();
-    tabId = await firstTab(server);
-  });
-  after(async function () {
-    await server?.close();
-    await fixtures?.close();
+  const browser = useBrowser();
+  beforeEach(function () {
+    ({ fixtures, server, tabId } = browser);
   });
 
   it('does not list buttons whose attribute a script set to the value it already had', async function () {
@@ -90,7 +79,7 @@ describe('deltas leave out what did not change, and follow a form submission to 
   });
 
   it('answers a click that submits a form with the new page, its title and URL', async function () {
-    const snap = (await server.ok('read_page', { tabId })).structuredContent.snapshot;
+    const snap = (await server.ok('navigate', { tabId, url: fixtures.url('/snapshot/rows.html') })).structuredContent.snapshot;
     const go = refOf(snap, /button "Go"/);
     const click = await server.ok('computer', { tabId, action: 'left_click', ref: go });
     const text = server.text(click);

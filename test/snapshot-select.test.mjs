@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { startFixtureServer } from './helpers/fixtures.mjs';
-import { startServer, firstTab } from './helpers/mcp-client.mjs';
+import { useBrowser } from './helpers/browser-suite.mjs';
 
 const refOf = (snapshot, pattern) => {
   const line = snapshot.split('\n').find((l) => pattern.test(l));
@@ -9,20 +8,13 @@ const refOf = (snapshot, pattern) => {
 };
 
 describe('read_page: native <select> options, listed with refs an agent can pick', function () {
-  let fixtures;
   let server;
   let tabId;
   const read = async (args = {}) => (await server.ok('read_page', { tabId, ...args })).structuredContent.snapshot;
 
-  before(async function () {
-    fixtures = await startFixtureServer();
-    server = await startServer();
-    tabId = await firstTab(server);
-    await server.ok('navigate', { tabId, url: fixtures.url('/snapshot/select.html') });
-  });
-  after(async function () {
-    await server?.close();
-    await fixtures?.close();
+  const browser = useBrowser({ page: '/snapshot/select.html' });
+  beforeEach(function () {
+    ({ server, tabId } = browser);
   });
 
   it('lists a short dropdown whole and only counts a long one in the default view', async function () {

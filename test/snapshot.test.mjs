@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { startFixtureServer } from './helpers/fixtures.mjs';
-import { startServer, firstTab } from './helpers/mcp-client.mjs';
+import { useBrowser } from './helpers/browser-suite.mjs';
 
 const refOf = (snapshot, pattern) => {
   const line = snapshot.split('\n').find((l) => pattern.test(l));
@@ -16,16 +15,9 @@ describe('read_page: accessibility-style snapshots with lasting refs', function 
   const read = async (args = {}) => (await server.ok('read_page', { tabId, ...args })).structuredContent;
   const go = (path) => server.ok('navigate', { tabId, url: fixtures.url(path) });
 
-  before(async function () {
-    fixtures = await startFixtureServer();
-    other = await startFixtureServer();
-    server = await startServer();
-    tabId = await firstTab(server);
-  });
-  after(async function () {
-    await server?.close();
-    await fixtures?.close();
-    await other?.close();
+  const browser = useBrowser({ otherOrigin: true });
+  beforeEach(function () {
+    ({ fixtures, other, server, tabId } = browser);
   });
 
   it('renders roles, names, states and values in the contract line format', async function () {
@@ -65,6 +57,7 @@ describe('read_page: accessibility-style snapshots with lasting refs', function 
   });
 
   it('never shows a password value', async function () {
+    await go('/snapshot/roles.html');
     const all = await read({ filter: 'all' });
     expect(all.snapshot).to.match(/- textbox "Password" \[ref=ref_\d+\] \[password\]$/m);
     expect(all.snapshot).not.to.include('hunter2');
@@ -73,6 +66,7 @@ describe('read_page: accessibility-style snapshots with lasting refs', function 
   });
 
   it('gives the same ref to the same element across snapshots and find', async function () {
+    await go('/snapshot/roles.html');
     const first = await read({ filter: 'all' });
     const second = await read();
     const login = refOf(first.snapshot, /button "Log in"/);
@@ -85,6 +79,7 @@ describe('read_page: accessibility-style snapshots with lasting refs', function 
   });
 
   it('keeps controls and their landmarks with filter "interactive"', async function () {
+    await go('/snapshot/roles.html');
     const { snapshot } = await read({ filter: 'interactive' });
     expect(snapshot).to.match(/^- main$/m);
     expect(snapshot).to.match(/^ {4}- button "Log in"/m);
@@ -183,6 +178,7 @@ describe('read_page: accessibility-style snapshots with lasting refs', function 
   });
 
   it('makes refs of an earlier document other_document, and refuses refs of other tabs and never-issued refs', async function () {
+    await go('/snapshot/list.html');
     const old = refOf((await read()).snapshot, /button "Beta"/);
     await go('/snapshot/roles.html');
     const gone = await server.call('read_page', { tabId, ref_id: old });

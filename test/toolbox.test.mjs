@@ -3,8 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
-import { startFixtureServer } from './helpers/fixtures.mjs';
-import { startServer, firstTab } from './helpers/mcp-client.mjs';
+import { useBrowser } from './helpers/browser-suite.mjs';
+import { startServer } from './helpers/mcp-client.mjs';
+import { waitFor } from './helpers/processes.mjs';
 
 const errorOf = (result) => result.structuredContent.error;
 
@@ -18,22 +19,21 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
   };
   const js = async (text) => (await server.ok('javascript_tool', { tabId, text })).structuredContent.value;
 
-  before(async function () {
-    fixtures = await startFixtureServer({
+  const browser = useBrowser({ args: ['--isolated', '--allow-javascript'], routes: {
       '/download/report.csv': (req, res) => {
         res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' });
         res.end('a,b\n1,2\n');
       },
-    });
-    server = await startServer({ args: ['--isolated', '--allow-javascript'] });
-    tabId = await firstTab(server);
-  });
-  after(async function () {
-    await server?.close();
-    await fixtures?.close();
+    } });
+  beforeEach(function () {
+    ({ fixtures, server, tabId } = browser);
   });
 
   describe('get_page_text', function () {
+    beforeEach(async function () {
+      await server.ok('navigate', { tabId, url: fixtures.url('/toolbox/text.html') });
+    });
+
     it('puts main content first, page chrome after, and leaves hidden text out', async function () {
       await server.ok('navigate', { tabId, url: fixtures.url('/toolbox/text.html') });
       const result = await server.ok('get_page_text', { tabId, max_chars: 100_000 });
@@ -68,7 +68,7 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
   });
 
   describe('form_input', function () {
-    before(async function () {
+    beforeEach(async function () {
       await server.ok('navigate', { tabId, url: fixtures.url('/toolbox/forms.html') });
     });
 
@@ -111,6 +111,8 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
     });
 
     it('refuses values a field cannot take, leaving it as it was', async function () {
+      // Values to keep: a refused write must leave each of them as it is.
+      for (const [selector, value] of [['#name', 'Ann'], ['#r2', true], ['#day', '2026-02-03']]) await server.ok('form_input', { tabId, ref: await refOf(selector), value });
       const cases = [
         ['#agree', 'maybe'],
         ['#vol', 11],
@@ -131,6 +133,7 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
       }
       expect(await js('document.querySelector("#day").value')).to.equal('2026-02-03');
       expect(await js('document.querySelector("#name").value')).to.equal('Ann');
+      expect(await js('document.querySelector("#r2").checked')).to.equal(true);
     });
 
     it('refuses bad arguments: ref shape, unknown ref, value type', async function () {
@@ -150,9 +153,10 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
 
   describe('file_upload', function () {
     let file;
-    before(async function () {
+    beforeEach(async function () {
       file = join(server.outputDir, 'upload-me.txt');
       writeFileSync(file, 'hello upload');
+      await server.ok('navigate', { tabId, url: fixtures.url('/toolbox/forms.html') });
     });
 
     it('is ambiguous without a ref when the page has several file inputs', async function () {
@@ -179,6 +183,7 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
     });
 
     it('refuses a missing file, a path outside the roots, a symlink out of them, and a directory', async function () {
+      await server.ok('navigate', { tabId, url: fixtures.url('/toolbox/upload.html') });
       const missing = await server.call('file_upload', { tabId, paths: [join(server.outputDir, 'nope.txt')] });
       expect(errorOf(missing)).to.include({ code: 'invalid_arguments', field: 'paths.0' });
       expect(errorOf(missing).message).to.include('nope.txt');
@@ -194,7 +199,8 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
       expect(errorOf(viaLink).message).to.include('outside the upload roots');
       const directory = await server.call('file_upload', { tabId, paths: [file, server.outputDir] });
       expect(errorOf(directory)).to.include({ code: 'invalid_arguments', field: 'paths.1' });
-      expect(await js('window.changes')).to.equal(1);
+      // Nothing refused reached the page.
+      expect(await js('window.changes')).to.equal(0);
     });
   });
 
@@ -224,9 +230,15 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
   });
 
   describe('read_console_messages and read_network_requests', function () {
-    before(async function () {
+    beforeEach(async function () {
       await server.ok('navigate', { tabId, url: fixtures.url('/toolbox/console.html') });
-      await js('new Promise((r) => setTimeout(r, 300))');
+      // The page logs after its fetches and a timer: wait for the last entries, not for a fixed time.
+      const settled = await waitFor(async () => {
+        const texts = (await server.ok('read_console_messages', { tabId })).structuredContent.messages.map((m) => m.text);
+        const requests = (await server.ok('read_network_requests', { tabId, urlPattern: 'json' })).structuredContent.requests;
+        return texts.includes('data 42') && texts.some((t) => t.includes('uncaught boom')) && requests.filter((r) => r.status !== undefined).length === 2;
+      }, 20_000);
+      expect(settled, 'the console fixture logged everything').to.equal(true);
     });
 
     it('reads console entries and uncaught errors, filtered', async function () {
@@ -262,7 +274,10 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
 
     it('drops the oldest console entries past the ring size and says how many', async function () {
       await server.ok('read_console_messages', { tabId, clear: true });
-      await js('for (let i = 0; i < 1100; i++) console.log("line " + i); new Promise((r) => setTimeout(r, 500))');
+      await js('for (let i = 0; i < 1100; i++) console.log("line " + i)');
+      // Every entry has arrived once the last one has.
+      const last = await waitFor(async () => (await server.ok('read_console_messages', { tabId, pattern: '^line 1099$' })).structuredContent.messages.length === 1, 20_000);
+      expect(last, 'line 1099 arrived').to.equal(true);
       const result = await server.ok('read_console_messages', { tabId, limit: 1000 });
       const { messages, dropped } = result.structuredContent;
       expect(dropped).to.equal(100);
@@ -290,9 +305,10 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
       if (!result.structuredContent.downloads) {
         // A script's click starts its navigation after the script returns; on a loaded machine the report can
         // miss it (the computer-click test below asserts the report). The file must still land in the output dir.
-        const start = Date.now();
-        while (!existsSync(join(server.outputDir, 'report.csv')) && Date.now() - start < 10_000) await new Promise((r) => setTimeout(r, 100));
-        expect(readFileSync(join(server.outputDir, 'report.csv'), 'utf8')).to.equal('a,b\n1,2\n');
+        // The file appears empty first and is filled as the download completes: wait for its content.
+        const path = join(server.outputDir, 'report.csv');
+        const landed = await waitFor(() => existsSync(path) && readFileSync(path, 'utf8') === 'a,b\n1,2\n', 10_000);
+        expect(landed, `${path} holds the download`).to.equal(true);
         return;
       }
       const [download] = result.structuredContent.downloads;

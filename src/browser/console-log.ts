@@ -6,7 +6,10 @@ import type { Tab } from './tab.js';
 export interface ConsoleEntry {
   /** debug | info | warn | error, as BiDi reports it. */
   level: Log.Level;
-  /** `console.<method>` for console calls; `exception` for an uncaught error. */
+  /**
+   * `console.<method>` for console calls; `exception` for an uncaught error; `cors`, `websocket` or `network` for
+   * the browser's own reports of a blocked or failed request (Firefox files those as script errors).
+   */
   kind: string;
   text: string;
   /** Where it came from (script URL and line), when Firefox says. */
@@ -47,10 +50,23 @@ function toEntry(entry: Log.Entry): ConsoleEntry {
   const frame = entry.stackTrace?.callFrames[0];
   const result: ConsoleEntry = {
     level: entry.level,
-    kind: entry.type === 'console' ? `console.${(entry as Log.ConsoleLogEntry).method}` : entry.type === 'javascript' ? 'exception' : entry.type,
+    kind: entry.type === 'console' ? `console.${(entry as Log.ConsoleLogEntry).method}` : entry.type === 'javascript' ? (requestFailure(text) ?? 'exception') : entry.type,
     text,
     timestamp: entry.timestamp,
   };
   if (frame?.url) result.source = `${frame.url}:${frame.lineNumber + 1}`;
   return result;
+}
+
+/** Firefox's messages for requests that failed or were blocked, which reach BiDi as script errors. */
+const REQUEST_FAILURES: Array<[RegExp, string]> = [
+  [/^Cross-Origin Request Blocked|\bCORS\b/, 'cors'],
+  [/\bwss?:\/\/\S+|WebSocket/, 'websocket'],
+  [/^(Loading failed for|NetworkError|Firefox can.t establish a connection|The connection to .* was interrupted)/, 'network'],
+];
+
+function requestFailure(text: string): string | undefined {
+  // An uncaught exception's text names its class first ("TypeError: ..."); those stay exceptions.
+  if (/^[A-Z][A-Za-z]*Error: /.test(text)) return undefined;
+  return REQUEST_FAILURES.find(([pattern]) => pattern.test(text))?.[1];
 }

@@ -4,7 +4,7 @@
 // snapshot instead.
 import { isToolError } from '../errors.js';
 import { browserOf } from './frames.js';
-import type { DeltaFinishRequest, PageDelta, PageInfo } from './page-types.js';
+import type { DeltaFinishRequest, PageDelta } from './page-types.js';
 import { DEFAULT_MAX_CHARS, globalizeRefs, snapshotTab } from './snapshot.js';
 import type { Tab } from './tab.js';
 
@@ -16,6 +16,8 @@ export interface OpenedPopup {
   opened_by?: string;
   /** Refs of its items (menu items, options), at most 30. */
   items: string[];
+  /** The items' snapshot lines (with refs), for the reply when the delta's lines lack them. */
+  item_lines: string[];
 }
 
 export interface DeltaOutcome {
@@ -28,6 +30,8 @@ export interface DeltaOutcome {
   url?: string;
   title?: string;
   truncated: boolean;
+  /** What was still moving when the wait for the page to settle ran out. */
+  unsettled?: string;
 }
 
 export interface DeltaFinishOptions {
@@ -36,6 +40,8 @@ export interface DeltaFinishOptions {
   maxChars?: number;
   /** Longest wait for the page to go quiet, ms (default 100). */
   settleMs?: number;
+  /** Wait this long for a first change when the action made none (hover: a tooltip's show delay), ms. */
+  lingerMs?: number;
   /**
    * Answers of deltaFinish that other page calls bring back, by context (null: that document was not the
    * watched one any more; undefined: no answer). Those contexts are not called again.
@@ -53,6 +59,11 @@ export interface DeltaHandle {
 }
 
 let tokens = 0;
+
+/** Longest wait for an action's transitions and animations to end before its delta is read, ms. */
+const ANIMATION_MAX_MS = 2_000;
+/** Characters kept for the line that says the delta was cut. */
+const CUT_ROOM = 80;
 
 /**
  * One action's watch over the tab's top-level document and, when the action aims into a frame, that frame's.
@@ -82,7 +93,7 @@ export class DeltaWatch implements DeltaHandle {
         .filter((context) => !this.started.has(context))
         .map(async (context) => {
           this.started.set(context, null);
-          const value = await this.tab.callPage<{ docId: string }>('deltaStart', this.startArgs, { context }).catch((error: unknown) => {
+          const value = await this.tab.callPage('deltaStart', this.startArgs, { context }).catch((error: unknown) => {
             if (this.tab.isFatal(error, context)) throw error;
             return null;
           });
@@ -101,6 +112,9 @@ export class DeltaWatch implements DeltaHandle {
       ...(target && target.context === context ? { target: { docId: target.docId, id: target.id } } : {}),
       maxChars,
       settleMs: options.settleMs ?? 100,
+      // Transitions the action set off (a dialog closing, rows sliding into place) are waited for, within bounds.
+      animationMs: Math.min(ANIMATION_MAX_MS, Math.floor(this.tab.timeouts.action / 2)),
+      ...(options.lingerMs ? { lingerMs: options.lingerMs } : {}),
     };
   }
 
@@ -139,7 +153,8 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
   const answers = entries.map((entry) => {
     const joined = options.joined?.get(entry.context);
     if (joined) return joined;
-    return tab.callPage<PageDelta>('deltaFinish', watch.finishArgs(entry.context, options), { context: entry.context }).catch((error: unknown) => {
+    // Every entry left started its watch, so it has a finish request.
+    return tab.callPage('deltaFinish', watch.finishArgs(entry.context, options)!, { context: entry.context }).catch((error: unknown) => {
       if (isToolError(error) && (error.code as string) === 'delta_lost') return null;
       if (entry.context !== tab.context) return undefined;
       throw error;
@@ -149,6 +164,8 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
   const lines: string[] = [];
   let popup: OpenedPopup | undefined;
   let truncated = false;
+  let cutHere = false;
+  let unsettled: string | undefined;
   let chars = 0;
   for (const [index, entry] of entries.entries()) {
     const page = await answers[index];
@@ -156,14 +173,16 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
     if (!page) continue;
     for (const line of page.lines) {
       const text = globalizeRefs(tab, entry.context, page.docId, line);
-      if (chars + text.length + 1 > maxChars) {
+      if (chars + text.length + 1 > maxChars - CUT_ROOM) {
         truncated = true;
+        cutHere = true;
         break;
       }
       lines.push(text);
       chars += text.length + 1;
     }
     truncated ||= page.truncated;
+    unsettled ??= page.unsettled;
     if (page.popup && !popup) {
       const refFor = (id: number) => browser.refs.refFor(tab.id, entry.context, page.docId, id);
       popup = {
@@ -172,10 +191,13 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
         name: page.popup.name,
         ...(page.popup.openedBy !== undefined ? { opened_by: refFor(page.popup.openedBy) } : {}),
         items: page.popup.items.map(refFor),
+        item_lines: page.popup.itemLines.map((line) => globalizeRefs(tab, entry.context, page.docId, line)),
       };
     }
   }
-  return { delta: lines.join('\n'), navigated: false, truncated, ...(popup ? { opened_popup: popup } : {}) };
+  // A cut the page did not already announce (the documents' lines together ran over): say so.
+  if (cutHere && !lines.some((line) => line.startsWith('- (delta cut'))) lines.push(`- (delta cut at ${maxChars} chars; read_page shows the rest)`);
+  return { delta: lines.join('\n'), navigated: false, truncated, ...(popup ? { opened_popup: popup } : {}), ...(unsettled ? { unsettled } : {}) };
 }
 
 /**
@@ -185,7 +207,7 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
 async function fullSnapshot(tab: Tab, maxChars: number, oldDocId?: string): Promise<DeltaOutcome> {
   const deadline = Date.now() + 3_000;
   while (Date.now() < deadline) {
-    const info = await tab.callPage<PageInfo>('pageInfo').catch((error: unknown) => {
+    const info = await tab.callPage('pageInfo').catch((error: unknown) => {
       if (tab.isFatal(error)) throw error;
       return null;
     });

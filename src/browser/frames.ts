@@ -85,7 +85,7 @@ export async function linkOf(tab: Tab, child: string, parent: string, refresh: b
   const links = linksOf(tab);
   const known = links.get(child);
   if (known && known.parent === parent && !refresh) return known;
-  const frames = await tab.callPage<{ docId: string; ids: number[] }>('listFrames', {}, { context: parent });
+  const frames = await tab.callPage('listFrames', {}, { context: parent });
   await mapFrames(tab, parent, frames.docId, frames.ids);
   const found = links.get(child);
   return found && found.parent === parent ? found : undefined;
@@ -118,7 +118,7 @@ export async function frameOffset(tab: Tab, frameContext: string): Promise<{ x: 
       const link = await linkOf(tab, context, parent, refresh);
       if (!link) continue;
       try {
-        origin = await tab.callPage<{ x: number; y: number }>('frameOrigin', { docId: link.docId, id: link.id }, { context: parent });
+        origin = await tab.callPage('frameOrigin', { docId: link.docId, id: link.id }, { context: parent });
         break;
       } catch (error) {
         if (!isToolError(error, 'ref_stale')) throw error;

@@ -4,8 +4,7 @@ import type { ServerOptions } from '../config.js';
 import { ToolError, isToolError } from '../errors.js';
 import { isNavigationAborted, mapNavigationError } from './bidi-errors.js';
 import { assertOriginAllowed } from './origins.js';
-import { assertSchemeAllowed } from './schemes.js';
-import type { PageInfo } from './page-types.js';
+import { assertSchemeAllowed, printableUrl } from './schemes.js';
 import type { Tab } from './tab.js';
 
 export const navigationTargetSchema = z.string().min(1).max(16_384);
@@ -20,7 +19,7 @@ export function normalizeUrl(input: string): string {
   try {
     return new URL(candidate).href;
   } catch {
-    throw new ToolError('invalid_arguments', `url: "${input}" is not a URL (nor "back" / "forward").`, { field: 'url' });
+    throw new ToolError('invalid_arguments', `url: "${printableUrl(input)}" is not a URL (nor "back" / "forward").`, { field: 'url' });
   }
 }
 
@@ -76,12 +75,12 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
         // Another navigation (the page's own, most often) replaced ours: an outcome, not a failure.
         watch.abortedOnce = true;
         if (watch.committed(url)) {
-          await watch.settled(deadline);
+          await watch.settled(url, deadline);
           const arrival = await waitForLoad(tab, deadline);
           return { ...arrival, outcome: 'navigated_on', note: `${url} loaded and then navigated itself to ${arrival.url}.` };
         }
         if (attempt === 1) continue;
-        await watch.settled(deadline);
+        await watch.settled(url, deadline);
         const arrival = await waitForLoad(tab, deadline);
         return {
           ...arrival,
@@ -135,11 +134,22 @@ class NavigationWatch {
     return this.started.some((navigation) => withoutHash(navigation.url) === target && this.committedIds.has(navigation.id));
   }
 
-  /** Waits until the newest navigation that started has committed or ended, so the tab shows whichever won. */
-  async settled(deadline: number): Promise<void> {
-    while (Date.now() < deadline) {
+  /**
+   * Waits for the navigation that replaced ours to `url` (one that started after it; its event may come after our
+   * answer) to commit or end, so the tab shows whichever won. Gives up on a replacement that never shows after 2 s.
+   */
+  async settled(url: string, deadline: number): Promise<void> {
+    const target = withoutHash(url);
+    const noReplacementBy = Math.min(deadline, Date.now() + 2_000);
+    for (;;) {
+      let mine = -1;
+      this.started.forEach((navigation, index) => {
+        if (withoutHash(navigation.url) === target) mine = index;
+      });
       const newest = this.started.at(-1);
-      if (!newest || this.committedIds.has(newest.id) || this.endedIds.has(newest.id)) return;
+      const replaced = newest !== undefined && this.started.length - 1 > mine;
+      if (replaced && (this.committedIds.has(newest.id) || this.endedIds.has(newest.id))) return;
+      if (Date.now() > (replaced ? deadline : noReplacementBy)) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
@@ -166,13 +176,13 @@ function blockedDuring(tab: Tab, started: number): ToolError | null {
 }
 
 async function currentPage(tab: Tab): Promise<Arrival> {
-  const info = await tab.callPage<PageInfo>('pageInfo');
+  const info = await tab.callPage('pageInfo');
   return { url: info.url, title: info.title };
 }
 
 async function waitForLoad(tab: Tab, deadline: number): Promise<Arrival> {
   for (;;) {
-    const info = await tab.callPage<PageInfo>('pageInfo').catch((error: unknown) => {
+    const info = await tab.callPage('pageInfo').catch((error: unknown) => {
       // The document may be swapped between two polls; only a dialog or a closed tab ends the wait.
       if (tab.isFatal(error)) throw error;
       return null;

@@ -1,7 +1,6 @@
 // get_page_text on the server side: a document's readable text (or one element's) with each frame's text, same-
 // or cross-origin, put in where the frame is under a line naming it; then one cut to the caller's budget.
 import { mapFrames } from './frames.js';
-import type { PageText } from './page-types.js';
 import { resolveRef } from './resolve.js';
 import type { Tab } from './tab.js';
 
@@ -17,7 +16,7 @@ export interface TextRead {
 }
 
 async function textIn(tab: Tab, context: string, args: { root?: { docId: string; id: number } }, depth: number): Promise<TextRead> {
-  const page = await tab.callPage<PageText>('pageText', args, { context });
+  const page = await tab.callPage('pageText', args, { context });
   if (!page.frames.length) return page;
   const children = depth < FRAME_DEPTH ? await mapFrames(tab, context, page.docId, page.frames).catch(() => new Map<number, string>()) : new Map<number, string>();
   const inner = new Map<number, string>();
@@ -42,7 +41,7 @@ async function textIn(tab: Tab, context: string, args: { root?: { docId: string;
 export async function readText(tab: Tab, refId?: string): Promise<TextRead> {
   if (!refId) return textIn(tab, tab.context, {}, 0);
   const resolved = await resolveRef(tab, refId);
-  const top = await tab.callPage<{ url: string; title: string }>('pageInfo');
+  const top = await tab.callPage('pageInfo');
   const read = await textIn(tab, resolved.target.frameContext, { root: { docId: resolved.target.docId, id: resolved.target.localId } }, 0);
   return { ...read, url: top.url, title: top.title };
 }

@@ -56,6 +56,10 @@ export interface TargetSummary {
   name: string;
   /** tag#id.class */
   selector: string;
+  /** Share of the viewport (percent) the element covers, when it is most of it (coordinate aims only). */
+  covers?: number;
+  /** It is positioned (fixed or absolute) over the page: a mask, a modal backdrop, a transparent layer. */
+  overlay?: boolean;
 }
 
 /** A ref's element inside its document. */
@@ -99,6 +103,10 @@ export interface DeltaFinishRequest {
   target?: { docId: string; id: number };
   maxChars: number;
   settleMs: number;
+  /** Longest wait for transitions the action set off, ms. */
+  animationMs?: number;
+  /** Wait this long for a first change (hover: a tooltip's show delay), ms. */
+  lingerMs?: number;
 }
 
 export interface DeliveryArgs {
@@ -117,6 +125,10 @@ export interface DeliveryReport {
   delivered: boolean;
   seen: string[];
   stray?: string[];
+  /** Delivered, but the later events went elsewhere because the page reacted to the first: what happened. */
+  after?: string;
+  /** Not delivered: where the missing events landed instead (`pointerdown went to generic (div#mask)`). */
+  landed?: string;
   /** For key actions: the element that held focus. */
   focus?: TargetSummary;
 }
@@ -276,6 +288,8 @@ export interface PagePopup {
   name: string;
   openedBy?: number;
   items: number[];
+  /** The items' snapshot lines (`[ref=#N]` placeholders), for those the delta's lines lack. */
+  itemLines: string[];
 }
 
 /** The page's answer when a delta is finished. */
@@ -286,4 +300,76 @@ export interface PageDelta {
   /** How many mutation records were seen (0: the action changed nothing in the DOM). */
   records: number;
   truncated: boolean;
+  /** What was still moving when the settle bound ran out. */
+  unsettled?: string;
 }
+
+export interface QuietArgs {
+  /** The DOM must stay unchanged this long, ms. */
+  quietMs: number;
+  /** Longest wait, ms. */
+  maxMs: number;
+}
+
+export interface QuietReport {
+  quiet: boolean;
+  waitedMs: number;
+  /** What still moved when maxMs ran out. */
+  busy?: 'dom' | 'animations';
+}
+
+export interface WaitForArgs {
+  text?: string;
+  ref?: { docId: string; id: number };
+  /** Wait for the text or element to go away instead of to appear. */
+  gone: boolean;
+  timeoutMs: number;
+}
+
+export interface WaitForReport {
+  met: boolean;
+  waitedMs: number;
+  /** The element that shows the text, when it appeared. */
+  element?: { docId: string; id: number };
+}
+
+/** An element of a document by its page-local id (`id` and `localId` name the same thing in older operations). */
+interface DocElement {
+  docId: string;
+  id: number;
+}
+
+/**
+ * Every operation the server may call in the sandbox: its argument and its result, one map for both sides.
+ * `Tab.callPage` takes only these names and types; src/page/operations.ts must implement exactly these (it is
+ * checked against this map with `satisfies`). Arguments and results cross as JSON.
+ */
+export interface PageOperations {
+  pageInfo: { args: Record<string, never>; result: PageInfo };
+  snapshot: { args: { mode: 'visible' | 'all' | 'interactive'; depth?: number; maxChars: number; root?: DocElement }; result: PageSnapshot };
+  describeRef: { args: DocElement; result: ElementSummary };
+  find: { args: { query: string; maxResults: number }; result: PageFindResult };
+  listFrames: { args: Record<string, never>; result: { docId: string; ids: number[] } };
+  frameOrigin: { args: DocElement; result: { x: number; y: number } };
+  deltaStart: { args: { token: string }; result: { docId: string } };
+  deltaFinish: { args: DeltaFinishRequest; result: PageDelta };
+  pageText: { args: { root?: DocElement }; result: PageText };
+  /** The elements come as BiDi shared references (PageCallOptions.nodes), not in the JSON argument. */
+  identify: { args: Record<string, never>; result: Array<NodeIdentity | null> };
+  setFieldValue: { args: { docId: string; localId: number; value: string | number | boolean | string[] }; result: FieldResult };
+  fileInputs: { args: Record<string, never>; result: FileInputInfo[] };
+  fileInput: { args: { docId: string; localId: number }; result: FileInputInfo };
+  prepareAction: { args: PrepareArgs; result: ActionPreparation };
+  concludeAction: { args: ConcludeArgs; result: ActionConclusion };
+  focusCheck: { args: { ref: GuardArgs; waitMs?: number }; result: FocusCheck };
+  scrollRefIntoView: { args: GuardArgs; result: AimResult };
+  waitQuiet: { args: QuietArgs; result: QuietReport };
+  waitFor: { args: WaitForArgs; result: WaitForReport };
+  /** Test and bench helpers (the test_* tools). */
+  localIdForSelector: { args: { selector: string }; result: { docId: string; localId: number } | null };
+  textOfSelector: { args: { selector: string }; result: string | null };
+}
+
+export type PageOperationName = keyof PageOperations;
+export type PageArgs<Op extends PageOperationName> = PageOperations[Op]['args'];
+export type PageResult<Op extends PageOperationName> = PageOperations[Op]['result'];

@@ -2,7 +2,6 @@
 // the element is still there.
 import { ToolError, isToolError } from '../errors.js';
 import { browserOf } from './frames.js';
-import type { ElementSummary } from './page-types.js';
 import type { RefTarget } from './refs.js';
 import type { Tab } from './tab.js';
 
@@ -30,7 +29,7 @@ export async function resolveRef(tab: Tab, ref: string): Promise<ResolvedRef> {
     });
   }
   try {
-    const summary = await tab.callPage<ElementSummary>('describeRef', { docId: target.docId, id: target.localId }, { context: target.frameContext });
+    const summary = await tab.callPage('describeRef', { docId: target.docId, id: target.localId }, { context: target.frameContext });
     return { target, role: summary.role, name: summary.name };
   } catch (error) {
     if (isToolError(error, 'ref_stale')) {

@@ -5,7 +5,7 @@ import { requestsInFlight } from './network-log.js';
 import type { Tab } from './tab.js';
 
 /** How long the DOM must stay unchanged to count as quiet, ms. */
-const QUIET_MS = 120;
+const QUIET_MS = 200;
 
 export interface SettleOutcome {
   settled: boolean;
@@ -14,11 +14,6 @@ export interface SettleOutcome {
   busy?: string;
 }
 
-interface QuietReport {
-  quiet: boolean;
-  waitedMs: number;
-  busy?: 'dom' | 'animations';
-}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,7 +27,7 @@ export async function settleTab(tab: Tab, maxMs: number): Promise<SettleOutcome>
   while (Date.now() < deadline) {
     const remaining = deadline - Date.now();
     const report = await tab
-      .callPage<QuietReport>('waitQuiet', { quietMs: QUIET_MS, maxMs: remaining }, { timeout: remaining + 2_000 })
+      .callPage('waitQuiet', { quietMs: QUIET_MS, maxMs: remaining }, { timeout: remaining + 2_000 })
       .catch((error: unknown) => {
         if (tab.isFatal(error)) throw error;
         return null;

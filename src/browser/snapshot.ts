@@ -97,7 +97,7 @@ async function collect(
   indent: number,
   into: Collected,
 ): Promise<PageSnapshot> {
-  const page = await tab.callPage<PageSnapshot>('snapshot', args, { context });
+  const page = await tab.callPage('snapshot', args, { context });
   const pad = '  '.repeat(indent);
   const lines = page.lines.map((line) => pad + globalizeRefs(tab, context, page.docId, line));
   into.omitted += page.omitted;

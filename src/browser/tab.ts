@@ -3,6 +3,7 @@ import type { BrowsingContext, Input, Script } from 'webdriver-bidi-protocol';
 import type { BidiConnection } from '../bidi/connection.js';
 import { ToolError, isToolError } from '../errors.js';
 import { isPaintRefused, mapBidiError } from './bidi-errors.js';
+import type { PageArgs, PageOperationName, PageResult } from './page-types.js';
 import { CALL_STUB, ELEMENT_STUB, NOT_INSTALLED, SANDBOX, pageScriptSource, type PageAnswer } from './page-script.js';
 
 const ACTIVATE_WAIT_MS = 500;
@@ -30,6 +31,10 @@ export interface PageCallOptions {
   /** Elements (BiDi shared references) handed to the op as its second argument. */
   nodes?: Script.SharedReference[];
 }
+
+/** An operation's argument, optional when it takes none, then the call's options. */
+type PageCallArgs<Op extends PageOperationName> =
+  Record<string, never> extends PageArgs<Op> ? [args?: PageArgs<Op>, options?: PageCallOptions] : [args: PageArgs<Op>, options?: PageCallOptions];
 
 /** Why a tab can no longer be used. */
 export type ClosedReason = 'closed_by_tool' | 'closed_by_page' | 'browser_crashed' | 'session_ended';
@@ -101,6 +106,14 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     });
   }
 
+  /**
+   * The top document's title as last read by any page call: a page waiting on a dialog cannot be asked, and
+   * tabs_context_mcp shows this instead of "(untitled)".
+   */
+  lastTitle = '';
+  /** The URL that went with `lastTitle`. */
+  lastUrl = '';
+
   setDialog(dialog: OpenDialog | null): void {
     this.dialog = dialog;
     if (dialog) this.emit('dialog', dialog);
@@ -128,7 +141,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   }
 
   /** Calls a page-script operation in the sandbox realm, installing the scripts first if this document lacks them. */
-  async callPage<T>(op: string, args: unknown = {}, options: PageCallOptions = {}): Promise<T> {
+  async callPage<Op extends PageOperationName>(op: Op, ...[args, options = {}]: PageCallArgs<Op>): Promise<PageResult<Op>> {
     const context = options.context ?? this.context;
     const timeout = options.timeout ?? this.timeouts.action;
     const params: Script.CallFunctionParameters = {
@@ -147,9 +160,14 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
       await this.installPageScripts(context, timeout);
       text = await this.callScript(params, timeout, options.write);
     }
-    const answer = JSON.parse(text) as PageAnswer<T>;
+    const answer = JSON.parse(text) as PageAnswer<PageResult<Op>>;
     if (!answer.ok) {
       throw new ToolError(answer.error.code as ToolError['code'], answer.error.message, { ...(answer.error.details ?? {}), tabId: this.id });
+    }
+    const value = answer.value as { title?: unknown; url?: unknown } | null;
+    if (context === this.context && value && typeof value === 'object' && typeof value.title === 'string' && typeof value.url === 'string') {
+      this.lastTitle = value.title;
+      this.lastUrl = value.url;
     }
     return answer.value;
   }

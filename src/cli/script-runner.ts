@@ -1,6 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { saveImage } from '../browser/output.js';
-import type { PageInfo } from '../browser/page-types.js';
 import type { ServerOptions } from '../config.js';
 import { ToolError } from '../errors.js';
 import { dispatch, errorResult } from '../mcp/dispatch.js';
@@ -127,7 +126,7 @@ export class ScriptRunner {
     const browser = await this.session.browser();
     const tab = this.session.activeTabId === null ? undefined : browser.tab(this.session.activeTabId);
     if (!tab) return '';
-    const info = await tab.callPage<PageInfo>('pageInfo', {}, { timeout: 2_000 }).catch(() => null);
+    const info = await tab.callPage('pageInfo', {}, { timeout: 2_000 }).catch(() => null);
     return info?.url ?? '';
   }
 

@@ -4,6 +4,7 @@ import type { ServerOptions } from '../config.js';
 import { ToolError, isToolError } from '../errors.js';
 import { unmappedBidiError } from '../browser/bidi-errors.js';
 import type { Tool, ToolContext, ToolResponse } from '../tools/tool.js';
+import { describeOpenedTab, openedTabLines } from '../tools/tab-info.js';
 import { renderText } from './render.js';
 import type { Session } from './session.js';
 
@@ -49,6 +50,18 @@ export function successResult(response: ToolResponse<Record<string, unknown>>, n
   return { content, structuredContent: notice ? { ...response.structured, notice } : response.structured };
 }
 
+/** How long a reply waits for a tab its action opened to show a URL and title. */
+const OPENED_TAB_WAIT_MS = 3_000;
+
+/** Adds the tabs and popups pages of the group opened during (or since the reply before) this call. */
+async function withOpenedTabs(response: ToolResponse<Record<string, unknown>>, session: Session): Promise<ToolResponse<Record<string, unknown>>> {
+  const opened = session.takeOpenedTabs();
+  if (opened.length === 0) return response;
+  const tabs = await Promise.all(opened.map((tab) => describeOpenedTab(tab, OPENED_TAB_WAIT_MS)));
+  const text = response.text ?? renderText(response.structured);
+  return { ...response, structured: { ...response.structured, opened_tabs: tabs }, text: `${text}\n${openedTabLines(tabs)}` };
+}
+
 /** Validates, resolves the tab inside the caller's group, runs the handler, and codes every failure. */
 export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, options: ServerOptions): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(rawArgs ?? {});
@@ -75,7 +88,7 @@ export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, o
       }
       return tool.handler({ ...context, tab, browserNow: browser }, args);
     });
-    return successResult(response as ToolResponse<Record<string, unknown>>, notice);
+    return successResult(await withOpenedTabs(response as ToolResponse<Record<string, unknown>>, session), notice);
   } catch (error) {
     return errorResult(error);
   }

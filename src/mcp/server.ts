@@ -5,6 +5,7 @@ import type { ServerOptions } from '../config.js';
 import { ToolError } from '../errors.js';
 import { allTools } from '../tools/index.js';
 import type { Tool } from '../tools/tool.js';
+import { tabInfoSchema } from '../tools/tab-info.js';
 import { VERSION } from '../version.js';
 import { dispatch, errorResult } from './dispatch.js';
 import type { Session } from './session.js';
@@ -29,9 +30,15 @@ const errorSchema: JsonSchema = {
 };
 
 /** The tool list as MCP clients see it; output schemas also admit the `{error}` shape of coded failures. */
+/** Fields the dispatcher may add to any tab tool's result. */
+const dispatcherFields = {
+  notice: z.string().optional(),
+  opened_tabs: z.array(tabInfoSchema).optional(),
+};
+
 export function describeTools(tools: Tool[]): McpTool[] {
   return tools.map((tool) => {
-    const output = jsonSchema(tool.output, 'output');
+    const output = jsonSchema(tool.output.extend(dispatcherFields), 'output');
     return {
       name: tool.name,
       title: tool.title,

@@ -16,6 +16,8 @@ export class Session {
   private readonly known = new Map<number, Tab>();
   private seenGeneration = 0;
   private lostTabs: number[] = [];
+  /** Tabs and popups the group's pages opened that no reply has reported yet. */
+  private unreported: Tab[] = [];
   private readonly unsubscribe: () => void;
   /** Removes this session's listener from the browser it is attached to (one listener per session, not per launch). */
   private detach: (() => void) | null = null;
@@ -36,7 +38,9 @@ export class Session {
     if (this.closed) return;
     if (this.ownStorage) browser.isolateGroup(this.id, this.downloadDir);
     const onPopup = (tab: Tab) => {
-      if (tab.groupId === this.id) this.known.set(tab.id, tab);
+      if (tab.groupId !== this.id) return;
+      this.known.set(tab.id, tab);
+      this.unreported.push(tab);
     };
     browser.on('tabOpenedByPage', onPopup);
     this.detach = () => browser.off('tabOpenedByPage', onPopup);
@@ -60,6 +64,13 @@ export class Session {
     const ids = this.lostTabs.join(', ');
     this.lostTabs = [];
     return `Firefox had stopped and was restarted on the same profile; earlier tabs (${ids}) are gone.`;
+  }
+
+  /** The tabs pages opened since the last call that reported them (each is reported once); still-open ones only. */
+  takeOpenedTabs(): Tab[] {
+    const opened = this.unreported.filter((tab) => !tab.isClosed);
+    this.unreported = [];
+    return opened;
   }
 
   remember(tab: Tab): void {

@@ -1,27 +1,41 @@
 // Delivery checks: capture-phase listeners on the window, installed from the sandbox (the page cannot see or
 // remove them), record which trusted events reached the target of an action.
 import type { DeliveryArgs, DeliveryReport } from '../browser/page-types.js';
-import { summarize } from './describe.js';
+import { describe, summarize } from './describe.js';
 import { documentId } from './registry.js';
 import { targetOf } from './guard.js';
+import { hitsTarget } from './hit.js';
 
 interface Watch {
   target: Element | null;
   /** Key actions follow focus: the focused element when the events arrive is the target. */
   followFocus: boolean;
+  /**
+   * Aimed at a point, not an element: whatever the page has drawn there when the events arrive is the target (an
+   * editor that re-renders its line under the pointer between press and release was still clicked).
+   */
+  atPoint: boolean;
   seen: Set<string>;
   stray: Set<string>;
+  /** What each stray type first landed on, described when it landed (the page may remove it next). */
+  strayAt: Map<string, string>;
   remove: () => void;
   timer: number;
 }
 
 const watches = new Map<string, Watch>();
 
-function reached(event: Event, target: Element): boolean {
-  const path = event.composedPath();
-  if (path.includes(target)) return true;
-  const origin = event.target;
-  return origin instanceof Node && target.contains(origin);
+/** The element an event was dispatched at, as deep as the page lets us see (open shadow roots included). */
+function originOf(event: Event): Element | null {
+  const first = event.composedPath()[0] ?? event.target;
+  if (first instanceof Element) return first;
+  return first instanceof Node ? first.parentElement : null;
+}
+
+function reached(event: Event, target: Element, origin: Element | null): boolean {
+  if (event.composedPath().includes(target)) return true;
+  // The same rule as the guard's hit test: its label, its component's own parts, the control drawn for it.
+  return origin !== null && hitsTarget(origin, target);
 }
 
 /** Starts recording the trusted `types` events that reach the target (an element ref, a point, or the focus). */
@@ -30,16 +44,22 @@ export function armDelivery(args: DeliveryArgs): { armed: true; docId: string } 
   const watch: Watch = {
     target: targetOf({ ref: args.ref, point: args.point }),
     followFocus: !args.ref && !args.point,
+    atPoint: !args.ref && Boolean(args.point),
     seen: new Set(),
     stray: new Set(),
+    strayAt: new Map(),
     remove: () => undefined,
     timer: 0,
   };
   const listener = (event: Event) => {
     if (!event.isTrusted) return;
     const target = watch.followFocus ? deepActiveElement() : watch.target;
-    if (target && reached(event, target)) watch.seen.add(event.type);
-    else watch.stray.add(event.type);
+    const origin = originOf(event);
+    if (watch.atPoint || (target && reached(event, target, origin))) watch.seen.add(event.type);
+    else {
+      watch.stray.add(event.type);
+      if (origin && !watch.strayAt.has(event.type)) watch.strayAt.set(event.type, describe(origin));
+    }
   };
   for (const type of args.types) window.addEventListener(type, listener, { capture: true });
   watch.remove = () => {
@@ -79,12 +99,30 @@ export function readDelivery(args: { token: string; need: string[] }): DeliveryR
   if (!watch) return { ...base, found: false, delivered: false, seen: [] };
   const seen = [...watch.seen];
   const target = watch.followFocus ? deepActiveElement() : watch.target;
-  return {
+  const missing = args.need.filter((type) => !watch.seen.has(type));
+  const report: DeliveryReport = {
     ...base,
     found: true,
-    delivered: args.need.every((type) => watch.seen.has(type)),
+    delivered: missing.length === 0,
     seen,
     stray: [...watch.stray],
     focus: watch.followFocus && target ? summarize(target) : undefined,
   };
+  if (missing.length && missing.length < args.need.length && watch.seen.has(args.need[0]!)) {
+    // The press reached the target and the page answered it before the rest arrived: it removed the target, drew
+    // a menu or popup under the pointer, or captured the pointer. The input was delivered; say where the rest went.
+    report.delivered = true;
+    const gone = target && !target.isConnected;
+    report.after = gone
+      ? `the page removed the target after ${args.need[0]}; ${missing.join(', ')} went elsewhere`
+      : `${missing.join(', ')} then went to ${where(watch, missing[0]!)}, as the page changed under the pointer after ${args.need[0]}`;
+  } else if (missing.length) {
+    const at = missing.map((type) => (watch.strayAt.has(type) ? `${type} went to ${where(watch, type)}` : '')).filter(Boolean);
+    if (at.length) report.landed = at.join('; ');
+  }
+  return report;
+}
+
+function where(watch: Watch, type: string): string {
+  return watch.strayAt.get(type) ?? 'another document';
 }

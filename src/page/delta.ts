@@ -5,8 +5,9 @@ import type { PageDelta, PagePopup } from '../browser/page-types.js';
 import { PageError } from './errors.js';
 import { clip, nameOf, quote } from './names.js';
 import { documentId, elementFor, existingLocalId, localIdOf } from './registry.js';
-import { POPUPS, roleOf } from './roles.js';
-import { SnapshotWalker, shadowOf, visibilityHidden } from './snapshot-walk.js';
+import { COLLECTION_ITEMS, POPUPS, roleOf } from './roles.js';
+import { runningAnimations } from './settle.js';
+import { SnapshotWalker, composedChildren, renders, shadowOf, visibilityHidden } from './snapshot-walk.js';
 
 interface Watch {
   token: string;
@@ -21,6 +22,8 @@ let watch: Watch | null = null;
 const OBSERVE: MutationObserverInit = { childList: true, subtree: true, attributes: true, characterData: true, attributeOldValue: true };
 const ITEM_ROLES = new Set(['menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'row', 'gridcell', 'button', 'link', 'tab']);
 const FOLD_OVER = 3;
+/** Characters kept for the line that says a delta was cut. */
+const CUT_LINE_ROOM = 160;
 /** A subtree that only changed class/style is shown whole when it fits in this many chars, else summarized. */
 const RESTYLE_LINES_MAX = 400;
 
@@ -51,17 +54,22 @@ export interface DeltaFinishArgs {
   maxChars: number;
   /** Longest wait for the page to go quiet after the action, ms. */
   settleMs: number;
+  /** Longest wait, all told, for transitions and animations the action set off to end, ms. */
+  animationMs?: number;
+  /** Wait this long for a first change when the action made none yet (a tooltip shown after a hover delay), ms. */
+  lingerMs?: number;
 }
 
 /** Ends the watch and renders what changed. Fails with `delta_lost` when this is not the watched document. */
 export async function deltaFinish(args: DeltaFinishArgs): Promise<PageDelta> {
   const current = watch;
   if (!current || current.token !== args.token) throw new PageError('delta_lost', 'The document changed during the action; no delta.');
-  await settle(current, args.settleMs);
+  const unsettled = await settleAll(current, args);
   current.records.push(...current.observer.takeRecords());
   current.observer.disconnect();
   watch = null;
-  return render(current, args);
+  const delta = render(current, args);
+  return unsettled ? { ...delta, unsettled } : delta;
 }
 
 /**
@@ -105,13 +113,57 @@ async function settle(current: Watch, settleMs: number): Promise<void> {
   }
 }
 
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => window.setTimeout(resolve, ms));
+}
+
+/** The next animation frame, when transitions set off by the action start (none run in a hidden document). */
+function nextFrame(): Promise<void> {
+  if (document.hidden) return Promise.resolve();
+  return Promise.race([new Promise<void>((resolve) => window.requestAnimationFrame(() => resolve())), sleep(50)]);
+}
+
+/** A change this large re-rendered something: its transitions start on the next frame, so wait one. */
+const RERENDER_RECORDS = 10;
+
+/**
+ * settle(), then, when the action changed something, the transitions and finite animations it set off (a dialog
+ * fading out, grid rows sliding into their sorted places) and what the page does once they end, within
+ * animationMs. Returns what was still moving when that bound ran out.
+ */
+async function settleAll(current: Watch, args: DeltaFinishArgs): Promise<string | undefined> {
+  const started = performance.now();
+  if (args.lingerMs && current.records.length === 0 && !document.hidden) {
+    const until = started + args.lingerMs;
+    while (current.records.length === 0 && performance.now() < until) await sleep(Math.min(25, until - performance.now()));
+  }
+  await settle(current, args.settleMs);
+  const bound = args.animationMs ?? 0;
+  if (!bound || current.records.length === 0) return undefined;
+  if (current.records.length >= RERENDER_RECORDS) await nextFrame();
+  for (;;) {
+    const left = bound - (performance.now() - started);
+    const running = runningAnimations();
+    if (!running.length) return undefined;
+    if (left <= 0) return `transitions were still running after ${Math.round(bound)} ms`;
+    let longest = 0;
+    for (const animation of running) {
+      const timing = animation.effect?.getComputedTiming();
+      const end = Number(timing?.endTime ?? 0) - Number(timing?.localTime ?? 0);
+      if (end > longest) longest = end;
+    }
+    await sleep(Math.max(10, Math.min(left, longest + 10)));
+    await settle(current, args.settleMs);
+  }
+}
+
 function isShown(element: Element): boolean {
   if (!element.isConnected) return false;
   for (let node: Element | null = element; node; node = parentOf(node)) {
     if (node.getAttribute('aria-hidden') === 'true') return false;
   }
   const rect = element.getBoundingClientRect();
-  return (rect.width > 0 || rect.height > 0) && !visibilityHidden(element);
+  return (rect.width > 0 || rect.height > 0) && renders(element) && !visibilityHidden(element);
 }
 
 /** The parent in the composed tree (crossing out of shadow roots). */
@@ -151,9 +203,14 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     const olds = firstOld.get(element);
     return olds !== undefined && olds.has(attribute) && olds.get(attribute) === element.getAttribute(attribute);
   };
+  const addedElements = new Set<Element>();
+  const attributed = new Set<Element>();
   for (const record of current.records) {
     if (record.type === 'childList') {
-      record.addedNodes.forEach((node) => added.add(node));
+      record.addedNodes.forEach((node) => {
+        added.add(node);
+        if (node.nodeType === Node.ELEMENT_NODE) addedElements.add(node as Element);
+      });
       record.removedNodes.forEach((node) => {
         if (added.has(node)) return;
         if (node.nodeType === Node.ELEMENT_NODE) {
@@ -173,6 +230,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     } else if (record.type === 'attributes') {
       const element = record.target as Element;
       if (unchanged(element, record.attributeName)) continue;
+      attributed.add(element);
       if (isCosmetic(record.attributeName)) restyled.add(element);
       else changed.add(element);
       if (record.attributeName === 'aria-expanded' && element.getAttribute('aria-expanded') === 'true') expandedNow.push(element);
@@ -183,16 +241,22 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   }
   for (const element of changed) restyled.delete(element);
   const roots = topmost([...changed, ...restyled].filter((element) => element.isConnected)).map((element) => nearestWithRole(element) ?? element);
-  const anchors = topmost([...new Set(roots)]);
+  const { anchors, folded } = foldItems(topmost([...new Set(roots)]));
   const lines: string[] = [];
+  const seen = new Set<string>();
   let chars = 0;
-  const budget = args.maxChars;
+  // Room kept for the closing line that says the delta was cut and what to read for the rest.
+  const budget = args.maxChars - CUT_LINE_ROOM;
   let truncated = false;
+  let cutAt: Element | null = null;
   const add = (text: string): boolean => {
+    // One line once: overlapping changes (a row's cell and the row) must not list an element twice.
+    if (text.includes('[ref=#') && seen.has(text.trim())) return true;
     if (chars + text.length + 1 > budget) {
       truncated = true;
       return false;
     }
+    seen.add(text.trim());
     lines.push(text);
     chars += text.length + 1;
     return true;
@@ -227,30 +291,60 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
       continue;
     }
     for (const line of walker.lines) if (!add(line)) break;
-    if (walker.full) truncated = true;
+    if (walker.full || truncated) {
+      truncated = true;
+      cutAt ??= anchor;
+    }
+    const rest = folded.get(anchor);
+    if (rest) {
+      const where = nearestWithRole(rest.parent);
+      const whereText = where ? ` in ${roleOf(where)}${nameSuffix(where, roleOf(where)!)} [ref=#${localIdOf(where)}]` : '';
+      add(`- (${rest.items.length} more ${rest.role}s added or changed${whereText}; read_page with ref_id [ref=#${localIdOf(rest.items[0]!)}] reads them)`);
+    }
   }
+  // Removals under one place are counted together (a grid drops rows from several containers at once).
+  const removedLines = new Map<string, { count: number; role: string; names: string[] }>();
   for (const [parent, removed] of removals) {
+    // Removed from something itself removed (a dropped row's cells): that removal already says it.
+    if (!parent.isConnected) continue;
     const described = removed.filter((element) => roleOf(element) || element.querySelector('*'));
     if (described.length === 0) continue;
     const where = parent.nodeType === Node.ELEMENT_NODE ? nearestWithRole(parent) : null;
     const under = where && where.isConnected ? ` from ${roleOf(where)}${nameSuffix(where, roleOf(where)!)} [ref=#${localIdOf(where)}]` : '';
-    if (described.length > FOLD_OVER) {
-      const roles = new Set(described.map((element) => roleOf(element) ?? 'element'));
-      const kind = roles.size === 1 ? [...roles][0]! : 'element';
-      add(`- removed: ${described.length} ${kind}s${under}`);
-    } else {
-      for (const element of described) {
-        const role = roleOf(element) ?? roleOf(element.querySelector('[role], dialog, ul, ol, table, form, nav') ?? element) ?? 'group';
-        add(`- removed: ${role}${nameSuffix(element, role)}${under}`);
-      }
+    for (const element of described) {
+      const role = roleOf(element) ?? roleOf(element.querySelector('[role], dialog, ul, ol, table, form, nav') ?? element) ?? 'group';
+      const key = `${role}${under}`;
+      const entry = removedLines.get(key) ?? { count: 0, role, names: [] };
+      entry.count++;
+      entry.names.push(nameSuffix(element, role));
+      removedLines.set(key, entry);
     }
+  }
+  for (const [key, entry] of removedLines) {
+    const under = key.slice(entry.role.length);
+    if (entry.count > FOLD_OVER) add(`- removed: ${entry.count} ${entry.role}s${under}`);
+    else for (const name of new Set(entry.names)) add(`- removed: ${entry.role}${name}${under}`);
   }
   const focused = document.activeElement;
   if (focused && focused !== current.focused && focused !== target && focused !== document.body && !anchors.some((anchor) => anchor.contains(focused))) {
     const role = roleOf(focused);
     if (role) add(`- focused: ${new SnapshotWalker({ mode: 'all', maxChars: 400 }).render(focused, role).slice(2)}`);
   }
-  return { docId: documentId, lines, popup: findPopup(anchors, expandedNow, target), records: current.records.length, truncated };
+  if (truncated) {
+    // Say that it was cut, and what to read for the rest.
+    const at = cutAt ?? anchors[0];
+    const role = at ? (roleOf(at) ?? 'generic') : '';
+    lines.push(
+      at
+        ? `- (delta cut at ${args.maxChars} chars; read_page with ref_id of ${role}${nameSuffix(at, role)} [ref=#${localIdOf(at)}] shows the rest)`
+        : `- (delta cut at ${args.maxChars} chars; read_page shows the rest)`,
+    );
+  }
+  const appeared = (element: Element): boolean => {
+    for (let up: Element | null = element; up; up = parentOf(up)) if (addedElements.has(up) || attributed.has(up)) return true;
+    return false;
+  };
+  return { docId: documentId, lines, popup: findPopup(anchors, expandedNow, target, appeared), records: current.records.length, truncated };
 }
 
 function isCosmetic(attribute: string | null): boolean {
@@ -276,6 +370,54 @@ function nameSuffix(element: Element, role: string): string {
   return name ? ` ${quote(clip(name, 60))}` : '';
 }
 
+/** Items of one collection beyond this many, added or changed together, are folded into one counted line. */
+const ITEMS_SHOWN = 5;
+
+/** Where an item sits in its collection: aria-rowindex / aria-posinset when given (virtualized grids keep DOM order loose). */
+function positionOf(element: Element): number {
+  return Number(element.getAttribute('aria-rowindex') ?? element.getAttribute('aria-posinset') ?? NaN);
+}
+
+/**
+ * Orders anchors small first (a status line before a re-rendered grid: changes an agent reads first), and folds
+ * many items of one collection (rows re-rendered by a sort) into the first few in their shown order plus one
+ * counted line, naming the first folded item, whose read_page ref_id continues through the rest.
+ */
+function foldItems(list: Element[]): { anchors: Element[]; folded: Map<Element, { parent: Element; role: string; items: Element[] }> } {
+  const groups = new Map<Element, Element[]>();
+  for (const anchor of list) {
+    const role = roleOf(anchor);
+    const parent = parentOf(anchor);
+    if (!role || !parent || !COLLECTION_ITEMS.has(role)) continue;
+    const group = groups.get(parent) ?? [];
+    group.push(anchor);
+    groups.set(parent, group);
+  }
+  const dropped = new Set<Element>();
+  const folded = new Map<Element, { parent: Element; role: string; items: Element[] }>();
+  for (const [parent, group] of groups) {
+    if (group.length <= ITEMS_SHOWN + 1) continue;
+    const ordered = group.every((item) => !Number.isNaN(positionOf(item))) ? [...group].sort((a, b) => positionOf(a) - positionOf(b)) : group;
+    const rest = ordered.slice(ITEMS_SHOWN);
+    for (const item of rest) dropped.add(item);
+    folded.set(ordered[ITEMS_SHOWN - 1]!, { parent, role: roleOf(ordered[0]!)!, items: rest });
+    // The shown ones go in their shown order.
+    const shown = ordered.slice(0, ITEMS_SHOWN);
+    const slots = group.filter((item) => shown.includes(item));
+    slots.forEach((slot, index) => list.splice(list.indexOf(slot), 1, shown[index]!));
+  }
+  const kept = list.filter((anchor) => !dropped.has(anchor));
+  const size = new Map(kept.map((anchor) => [anchor, anchor.getElementsByTagName('*').length]));
+  const byGroup = (anchor: Element): number => {
+    const parent = parentOf(anchor);
+    const group = parent ? groups.get(parent) : undefined;
+    return group && group.length > ITEMS_SHOWN + 1 ? Infinity : size.get(anchor)!;
+  };
+  // Stable: equal sizes keep document order, and a folded collection stays together at the end.
+  const anchors = kept.map((anchor, index) => ({ anchor, index, weight: byGroup(anchor) })).sort((a, b) => (a.weight === b.weight ? a.index - b.index : a.weight - b.weight)).map((entry) => entry.anchor);
+  return { anchors, folded };
+}
+
 /** Drops every element that has another one of the list as an ancestor (composed tree). */
 function topmost(elements: Element[]): Element[] {
   const set = new Set(elements);
@@ -285,22 +427,74 @@ function topmost(elements: Element[]): Element[] {
   });
 }
 
-/** A menu, listbox or dialog that is now shown inside what changed. */
-function findPopup(anchors: Element[], expandedNow: Element[], target: Element | null): PagePopup | undefined {
+/** Popups worth an "Opened" line; a grid or tree only when a control that expanded says it controls it. */
+const OPENED_ROLES = new Set(['menu', 'listbox', 'dialog', 'alertdialog']);
+
+const DIALOGS = new Set(['dialog', 'alertdialog']);
+
+/** The element that controls this popup (aria-controls names its id) says it is collapsed. */
+function closedByController(popup: Element): boolean {
+  if (!popup.id) return false;
+  const root = popup.getRootNode() as Document | ShadowRoot;
+  for (const controller of root.querySelectorAll('[aria-controls][aria-expanded]')) {
+    if ((controller.getAttribute('aria-controls') ?? '').split(/\s+/).includes(popup.id)) return controller.getAttribute('aria-expanded') === 'false';
+  }
+  return false;
+}
+
+/** Shown items of a popup, through shadow roots and slots (a web component's options are slotted). */
+function popupItems(popup: Element): Element[] {
+  const items: Element[] = [];
+  const visit = (node: Node): void => {
+    if (items.length >= 30 || node.nodeType !== Node.ELEMENT_NODE) return;
+    const element = node as Element;
+    const role = roleOf(element);
+    if (element !== popup && role && ITEM_ROLES.has(role)) {
+      if (isShown(element)) items.push(element);
+      return;
+    }
+    const children = composedChildren(element);
+    for (let i = 0; i < children.length; i++) visit(children[i]!);
+  };
+  visit(popup);
+  return items;
+}
+
+/**
+ * A menu, listbox or dialog that this action made appear (it, or an element around it, was added or changed its
+ * attributes) and that is still shown now that the page has settled.
+ */
+function findPopup(anchors: Element[], expandedNow: Element[], target: Element | null, appeared: (element: Element) => boolean): PagePopup | undefined {
+  const controlled = new Set(expandedNow.flatMap((element) => (element.getAttribute('aria-controls') ?? '').split(/\s+/).filter(Boolean)));
   for (const anchor of anchors) {
     const candidates = [anchor, ...anchor.querySelectorAll('[role], dialog, select[multiple]')];
+    for (const host of anchor.querySelectorAll('*')) {
+      const shadow = shadowOf(host);
+      if (shadow) candidates.push(...shadow.querySelectorAll('[role], dialog'));
+      if (candidates.length > 2000) break;
+    }
+    // A dialog the action opened outranks a menu or listbox that merely changed around it.
+    candidates.sort((a, b) => Number(DIALOGS.has(roleOf(b) ?? '')) - Number(DIALOGS.has(roleOf(a) ?? '')));
     for (const element of candidates) {
       const role = roleOf(element);
-      if (!role || !POPUPS.has(role) || !isShown(element)) continue;
+      if (!role || !POPUPS.has(role)) continue;
+      if (!OPENED_ROLES.has(role) && !(element.id && controlled.has(element.id))) continue;
+      if (!isShown(element) || !appeared(element)) continue;
       if (element.localName === 'dialog' && !(element as HTMLDialogElement).open) continue;
-      const items: number[] = [];
-      for (const item of element.querySelectorAll('*')) {
-        const itemRole = roleOf(item);
-        if (itemRole && ITEM_ROLES.has(itemRole) && isShown(item)) items.push(localIdOf(item));
-        if (items.length >= 30) break;
-      }
+      // Closed by its own account, or by its control's (aria-expanded="false").
+      if (element.getAttribute('aria-expanded') === 'false' || closedByController(element)) continue;
       const opener = openerOf(element, expandedNow) ?? target;
-      return { id: localIdOf(element), role, name: clip(nameOf(element, role), 60), ...(opener ? { openedBy: localIdOf(opener) } : {}), items };
+      if (opener && opener.getAttribute('aria-expanded') === 'false' && !DIALOGS.has(role)) continue;
+      const items = popupItems(element);
+      const walker = new SnapshotWalker({ mode: 'all', maxChars: 4000 });
+      return {
+        id: localIdOf(element),
+        role,
+        name: clip(nameOf(element, role), 60),
+        ...(opener ? { openedBy: localIdOf(opener) } : {}),
+        items: items.map((item) => localIdOf(item)),
+        itemLines: items.map((item) => walker.render(item, roleOf(item)!)),
+      };
     }
   }
   return undefined;

@@ -3,7 +3,8 @@
 // rendered by a virtualized grid.
 import { composedParent } from './composed.js';
 import { describe } from './describe.js';
-import { deepElementFromPoint, hitsTarget } from './guard.js';
+import { deepElementFromPoint } from './guard.js';
+import { hitsTarget } from './hit.js';
 import { nameOf } from './names.js';
 import { roleOf } from './roles.js';
 

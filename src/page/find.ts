@@ -243,7 +243,7 @@ function scoreOf(element: Element, words: QueryWord[], phrase: string, hidden: b
   let inTextOnly: QueryWord | null = null;
   for (const word of words) {
     let best = 0;
-    if (role === word.raw) best = 6;
+    if (role === word.raw || (role !== null && ROLE_ALIASES[word.raw] === role)) best = 6;
     const inName = matchIn(lowerName, word);
     if (inName) best = Math.max(best, inName === 1 ? 9 : new RegExp(`\\b${escape(word.raw)}`).test(lowerName) ? 10 : 7);
     if (matchIn(attrs, word) || matchIn(label, word)) best = Math.max(best, 6);
@@ -284,6 +284,9 @@ function scoreOf(element: Element, words: QueryWord[], phrase: string, hidden: b
 function clipText(text: string): string {
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
+
+/** Words people use for a role ("image" for img). */
+const ROLE_ALIASES: Record<string, string> = { image: 'img', picture: 'img', field: 'textbox', input: 'textbox', dropdown: 'combobox' };
 
 /** Roles whose text (split over spans) counts as theirs; a list or a table only contains it. */
 const TEXT_ROLES = new Set([...NAME_FROM_CONTENT, 'listitem', 'definition', 'paragraph', 'blockquote', 'status', 'alert', 'note', 'code']);

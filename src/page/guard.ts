@@ -1,10 +1,11 @@
 // The guard that runs before any input aimed at an element: resolved, visible, in view, and not covered.
 import type { AimResult, FocusCheck, GateArgs, GateResult, GuardArgs, PointArgs } from '../browser/page-types.js';
-import { describe, summarize } from './describe.js';
+import { coverage, describe, summarize } from './describe.js';
 import { PageError } from './errors.js';
 import { frameOrigin } from './frames.js';
 import { documentId, elementFor, localIdOf } from './registry.js';
 import { waitUntil } from './wait.js';
+import { composedContains, hitsTarget } from './hit.js';
 
 /** The element at a viewport point, looking into open shadow roots (elementFromPoint stops at the host). */
 export function deepElementFromPoint(x: number, y: number): Element | null {
@@ -15,26 +16,6 @@ export function deepElementFromPoint(x: number, y: number): Element | null {
     hit = inner;
   }
   return hit;
-}
-
-/** The shadow-including parent: a shadow root's host stands in for the root. */
-function composedParent(node: Node): Node | null {
-  if (node.parentNode instanceof ShadowRoot) return node.parentNode.host;
-  return node.parentNode;
-}
-
-function composedContains(outer: Element, inner: Node): boolean {
-  for (let node: Node | null = inner; node; node = composedParent(node)) if (node === outer) return true;
-  return false;
-}
-
-/** Whether input at a point that hits `hit` reaches `target` (the target itself, inside it, or its label). */
-export function hitsTarget(hit: Element, target: Element): boolean {
-  if (composedContains(target, hit)) return true;
-  // The target sits inside a closed shadow root of the hit element, which is as deep as the page lets us see.
-  if (composedContains(hit, target) && hit.shadowRoot === null && target.getRootNode() instanceof ShadowRoot) return true;
-  const label = hit.closest('label');
-  return label !== null && label.control === target;
 }
 
 /** Why the element cannot be seen, or null when it can. */
@@ -108,7 +89,7 @@ export function isFrame(element: Element | null): element is HTMLIFrameElement {
 /** What lies at a coordinate, for coordinate-aimed actions; over an iframe, where its viewport starts. */
 export function aimAtPoint(args: PointArgs): AimResult {
   const hit = deepElementFromPoint(args.x, args.y);
-  const result: AimResult = { point: { x: args.x, y: args.y }, target: hit ? summarize(hit) : undefined, docId: documentId };
+  const result: AimResult = { point: { x: args.x, y: args.y }, target: hit ? { ...summarize(hit), ...coverage(hit) } : undefined, docId: documentId };
   if (isFrame(hit)) {
     const id = localIdOf(hit);
     result.frame = { id, origin: frameOrigin({ docId: documentId, id }) };

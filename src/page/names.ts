@@ -2,6 +2,7 @@
 // aria-labelledby, aria-label, native labels (label, alt, legend, caption), content for roles named by content,
 // then title and placeholder.
 import { composedChildren, composedParent, elementById } from './composed.js';
+import { ICON_ROLES, iconName } from './icon-name.js';
 import { BLOCK_TAGS, NAME_FROM_CONTENT, SKIPPED_TAGS } from './roles.js';
 
 export const NAME_LIMIT = 100;
@@ -106,7 +107,7 @@ function computeName(element: Element, role: string, limit: number): string {
   if (title && title.trim()) return squash(title);
   const placeholder = element.getAttribute('placeholder') ?? element.getAttribute('aria-placeholder');
   if (placeholder && placeholder.trim()) return squash(placeholder);
-  return '';
+  return ICON_ROLES.has(role) ? squash(iconName(element)) : '';
 }
 
 function nativeName(element: Element): string {

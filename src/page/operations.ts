@@ -1,4 +1,6 @@
-// Every operation the server may call in the sandbox, by name. Each takes one JSON argument and returns JSON.
+// Every operation the server may call in the sandbox, by name. Each takes one JSON argument and returns JSON; the
+// names, arguments and results are those of PageOperations (src/browser/page-types.ts), checked here.
+import type { PageArgs, PageOperationName, PageResult } from '../browser/page-types.js';
 import { concludeAction, prepareAction } from './action.js';
 import { deltaFinish, deltaStart } from './delta.js';
 import { find } from './find.js';
@@ -10,6 +12,10 @@ import { identify } from './nodes.js';
 import { describeRef, snapshot } from './snapshot.js';
 import { waitFor, waitQuiet } from './settle.js';
 import { pageText } from './text.js';
+
+type Implementations = {
+  [Op in PageOperationName]: (args: PageArgs<Op>, nodes: Node[]) => PageResult<Op> | Promise<PageResult<Op>>;
+};
 
 export const operations = {
   pageInfo,
@@ -34,6 +40,6 @@ export const operations = {
   scrollRefIntoView,
   localIdForSelector,
   textOfSelector,
-};
+} satisfies Implementations;
 
 export type Operations = typeof operations;

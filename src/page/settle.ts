@@ -1,6 +1,7 @@
 // Waiting for the page: until its DOM has been quiet for a while with no transition or finite animation running
 // (navigate's settle), or until a text or an element appears or goes away (wait_for). Mutation observers drive
 // the checks; timers only back them up (Firefox clamps timers in background tabs to one a second).
+import type { QuietArgs, QuietReport, WaitForArgs, WaitForReport } from '../browser/page-types.js';
 import { composedChildren, shadowRootsIn } from './composed.js';
 import { squash } from './names.js';
 import { elementFor } from './registry.js';
@@ -11,7 +12,9 @@ const OBSERVE: MutationObserverInit = { childList: true, subtree: true, attribut
 /** Transitions and animations that will end by themselves (an endless spinner never does, so it is not waited for). */
 export function runningAnimations(): Animation[] {
   if (typeof document.getAnimations !== 'function') return [];
-  return document.getAnimations().filter((animation) => {
+  // Web components animate inside their shadow roots (a dropdown's panel, a dialog's overlay).
+  const all = [document, ...shadowRootsIn(document, 200)].flatMap((root) => root.getAnimations());
+  return [...new Set(all)].filter((animation) => {
     if (animation.playState !== 'running') return false;
     const timing = animation.effect?.getComputedTiming();
     return timing !== undefined && Number.isFinite(timing.endTime as number) && timing.iterations !== Infinity;
@@ -28,20 +31,6 @@ function observe(onChange: () => void): () => void {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => window.setTimeout(resolve, ms));
-}
-
-export interface QuietArgs {
-  /** The DOM must stay unchanged this long, ms. */
-  quietMs: number;
-  /** Longest wait, ms. */
-  maxMs: number;
-}
-
-export interface QuietReport {
-  quiet: boolean;
-  waitedMs: number;
-  /** What still moved when maxMs ran out. */
-  busy?: 'dom' | 'animations';
 }
 
 /** Resolves once the DOM has not changed for quietMs and no finite animation runs, or after maxMs. */
@@ -62,21 +51,6 @@ export async function waitQuiet(args: QuietArgs): Promise<QuietReport> {
   } finally {
     stop();
   }
-}
-
-export interface WaitForArgs {
-  text?: string;
-  ref?: { docId: string; id: number };
-  /** Wait for the text or element to go away instead of to appear. */
-  gone: boolean;
-  timeoutMs: number;
-}
-
-export interface WaitForReport {
-  met: boolean;
-  waitedMs: number;
-  /** The element that shows the text, when it appeared. */
-  element?: { docId: string; id: number };
 }
 
 /** The shown text of the document, shadow roots included, spaces collapsed. */

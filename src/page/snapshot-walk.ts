@@ -3,6 +3,7 @@
 import type { SnapshotHint } from '../browser/page-types.js';
 import { composedChildren, composedParent, shadowOf } from './composed.js';
 import { NAME_LIMIT, clip, defang, fieldValue, nameOf, nameWasCut, quote, squash, statesOf } from './names.js';
+import { ICON_BOX_ROLES, iconOnly } from './icon-name.js';
 import { localIdOf } from './registry.js';
 import { BLOCK_TAGS, COLLECTION_ITEMS, INTERACTIVE, LANDMARKS, NAME_FROM_CONTENT, PAGE_LANDMARKS, SKIPPED_TAGS, roleOf } from './roles.js';
 
@@ -76,6 +77,12 @@ export function renders(element: Element): boolean {
 /** visibility:hidden (or collapse): the element itself is not shown, though children may be. */
 export function visibilityHidden(element: Element): boolean {
   return !element.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions) && element.checkVisibility();
+}
+
+/** ` [box=x,y,wxh]` in viewport CSS pixels, the way find shows it. */
+function boxOf(element: Element): string {
+  const r = element.getBoundingClientRect();
+  return ` [box=${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)}x${Math.round(r.height)}]`;
 }
 
 /** Children lists longer than this are cut to the viewport by binary search over their boxes. */
@@ -395,6 +402,8 @@ export class SnapshotWalker {
     const name = nameOf(element, role, limit);
     const ref = PAGE_LANDMARKS.has(role) ? '' : ` [ref=#${localIdOf(element)}]`;
     let line = `- ${role}${name ? ` ${quote(name)}` : ''}${ref}${statesOf(element, role)}`;
+    // An icon has no text to find it by: its box says where it is.
+    if (ref && ICON_BOX_ROLES.has(role) && iconOnly(element)) line += boxOf(element);
     let cut = nameWasCut();
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider' || role === 'file' || role === 'listbox') {
       const value = fieldValue(element);

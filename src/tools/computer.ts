@@ -74,7 +74,18 @@ export const computerOutput = z.object({
   width: z.number().optional(),
   height: z.number().optional(),
   savedTo: z.string().optional(),
-  target: z.object({ ref: z.string().optional(), role: z.string().optional(), name: z.string().optional() }).optional(),
+  target: z
+    .object({
+      ref: z.string().optional(),
+      role: z.string().optional(),
+      name: z.string().optional(),
+      /** tag#id.class of what a coordinate hit. */
+      selector: z.string().optional(),
+      /** Percent of the viewport it covers, when most; overlay: laid over the page (a mask or backdrop). */
+      covers: z.number().optional(),
+      overlay: z.boolean().optional(),
+    })
+    .optional(),
   delivered: z.boolean().optional(),
   /** Where the pointer went (top-level viewport CSS pixels); the text says it only for coordinate actions. */
   point: z.object({ x: z.number(), y: z.number() }).optional(),
@@ -82,7 +93,7 @@ export const computerOutput = z.object({
   title: z.string().optional(),
   delta: z.string().optional(),
   opened_popup: z
-    .object({ ref: z.string(), role: z.string(), name: z.string(), opened_by: z.string().optional(), items: z.array(z.string()) })
+    .object({ ref: z.string(), role: z.string(), name: z.string(), opened_by: z.string().optional(), items: z.array(z.string()), item_lines: z.array(z.string()).optional() })
     .optional(),
   scrolled: z.object({ x: z.number(), y: z.number() }).optional(),
   note: z.string().optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CONSOLE_CAPACITY, consoleOf, type ConsoleEntry } from '../browser/console-log.js';
-import { clock, compilePattern, newest } from './log-filter.js';
+import { clock, filterByPattern, newest } from './log-filter.js';
 import { defineTool, tabIdField } from './tool.js';
 
 const entrySchema = z.object({
@@ -11,8 +11,11 @@ const entrySchema = z.object({
   timestamp: z.number(),
 });
 
+/** What a line says before the text: an uncaught exception, or which kind of request failed. */
+const PREFIX: Record<string, string> = { exception: 'Uncaught: ', cors: 'CORS blocked: ', websocket: 'WebSocket failed: ', network: 'Network error: ' };
+
 function line(entry: ConsoleEntry): string {
-  return `${clock(entry.timestamp)} [${entry.level}] ${entry.kind === 'exception' ? 'Uncaught: ' : ''}${entry.text}${entry.source ? `  (${entry.source})` : ''}`;
+  return `${clock(entry.timestamp)} [${entry.level}] ${PREFIX[entry.kind] ?? ''}${entry.text}${entry.source ? `  (${entry.source})` : ''}`;
 }
 
 export const readConsoleTool = defineTool({
@@ -27,7 +30,7 @@ export const readConsoleTool = defineTool({
   input: z.strictObject({
     tabId: tabIdField,
     pattern: z.string().max(1_000).optional().describe('Only messages whose text matches this regular expression (case-insensitive).'),
-    onlyErrors: z.boolean().optional().describe('Only level "error": console.error calls and uncaught exceptions.'),
+    onlyErrors: z.boolean().optional().describe('Only level "error": console.error calls, uncaught exceptions and failed or blocked requests (CORS, WebSocket, network).'),
     clear: z.boolean().optional().describe('Empty the tab\'s log after reading (default false).'),
     limit: z.number().int().min(1).max(CONSOLE_CAPACITY).optional().describe('Most messages to return, the newest ones (default 100).'),
   }),
@@ -41,9 +44,9 @@ export const readConsoleTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   worksWithDialog: true,
   async handler({ tab }, args) {
-    const pattern = compilePattern(args.pattern, 'pattern');
     const ring = consoleOf(tab);
-    const matching = ring.entries().filter((entry) => (!args.onlyErrors || entry.level === 'error') && (!pattern || pattern.test(entry.text)));
+    const kept = ring.entries().filter((entry) => !args.onlyErrors || entry.level === 'error');
+    const matching = await filterByPattern(kept, (entry) => entry.text, args.pattern, 'pattern');
     const { shown, omitted } = newest(matching, args.limit ?? 100);
     const dropped = ring.dropped;
     if (args.clear) ring.clear();

@@ -1,12 +1,32 @@
 import { z } from 'zod';
 import { ToolError } from '../errors.js';
 import { defineTool, tabIdField } from './tool.js';
+import type { PageInfo } from '../browser/page-types.js';
+import type { Tab } from '../browser/tab.js';
 
 const closedDialogSchema = z.object({
   type: z.string(),
   message: z.string(),
   defaultValue: z.string().optional(),
 });
+
+/** How long an accepted beforeunload waits for the page it let the tab go to. */
+const LEAVE_WAIT_MS = 5_000;
+
+/** Where the tab is once the navigation a beforeunload held has loaded (or, bounded, where it is so far). */
+async function afterLeaving(tab: Tab): Promise<{ url: string; title: string; loading: boolean } | null> {
+  const before = tab.lastUrl;
+  const started = Date.now();
+  let info: PageInfo | null = null;
+  while (Date.now() - started < LEAVE_WAIT_MS && !tab.isClosed && !tab.dialog) {
+    info = await tab.callPage('pageInfo', {}, { timeout: 1_000 }).catch(() => null);
+    // A reload keeps the URL: once a second has passed, a complete document at the same URL is the arrival.
+    // The document in between is about:blank, complete at once: not an arrival.
+    if (info?.readyState === 'complete' && ((info.url !== before && info.url !== 'about:blank') || Date.now() - started > 1_000)) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return info ? { url: info.url, title: info.title, loading: info.readyState !== 'complete' } : null;
+}
 
 export const dialogTool = defineTool({
   name: 'firefox_dialog',
@@ -29,6 +49,9 @@ export const dialogTool = defineTool({
     closed: closedDialogSchema,
     text: z.string().optional(),
     tabClosed: z.boolean().optional(),
+    /** After an accepted beforeunload: where the tab ended up. */
+    url: z.string().optional(),
+    title: z.string().optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(context, args) {
@@ -48,11 +71,20 @@ export const dialogTool = defineTool({
     await tab.answerDialog(accept, args.text);
     if (!accept) tab.closeRequested = false;
     const tabClosed = closing ? await closing : undefined;
+    // Leaving was allowed: the navigation that asked goes on. Say where the tab is once it has loaded.
+    const arrived = dialog.type === 'beforeunload' && accept && !tabClosed && !tab.isClosed ? await afterLeaving(tab) : null;
     const closed = { type: dialog.type, message: dialog.message, ...(dialog.defaultValue !== undefined ? { defaultValue: dialog.defaultValue } : {}) };
     const answered = args.text !== undefined ? ` with "${args.text}"` : '';
-    const after = tabClosed ? ` Tab ${tab.id} is now closed.` : '';
+    const after = tabClosed ? ` Tab ${tab.id} is now closed.` : arrived ? ` Tab ${tab.id} is now at ${arrived.title || '(untitled)'} — ${arrived.url}${arrived.loading ? ' (still loading)' : ''}.` : '';
     return {
-      structured: { tabId: tab.id, action: args.action, closed, ...(args.text !== undefined ? { text: args.text } : {}), ...(tabClosed ? { tabClosed } : {}) },
+      structured: {
+        tabId: tab.id,
+        action: args.action,
+        closed,
+        ...(args.text !== undefined ? { text: args.text } : {}),
+        ...(tabClosed ? { tabClosed } : {}),
+        ...(arrived ? { url: arrived.url, title: arrived.title } : {}),
+      },
       text: `${accept ? 'Accepted' : 'Dismissed'} the ${dialog.type} dialog "${dialog.message}"${answered} on tab ${tab.id}.${after}`,
     };
   },

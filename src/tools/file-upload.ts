@@ -55,10 +55,10 @@ async function chooseInput(context: TabToolContext, ref: string | undefined): Pr
   const { tab, browserNow } = context;
   if (ref) {
     const target = await refTarget(context, ref);
-    const info = await tab.callPage<FileInputInfo>('fileInput', { docId: target.docId, localId: target.localId }, { context: target.frameContext });
+    const info = await tab.callPage('fileInput', { docId: target.docId, localId: target.localId }, { context: target.frameContext });
     return { ref, frameContext: target.frameContext, info };
   }
-  const inputs = await tab.callPage<FileInputInfo[]>('fileInputs');
+  const inputs = await tab.callPage('fileInputs');
   const named = inputs.map((info) => ({ ref: browserNow.refs.refFor(tab.id, tab.context, info.docId, info.localId), frameContext: tab.context, info }));
   if (named.length === 1) return named[0]!;
   if (named.length === 0) {
@@ -98,7 +98,7 @@ export const fileUploadTool = defineTool({
     }
     const { tab } = context;
     await tab.setFiles(chosen.frameContext, chosen.info.docId, chosen.info.localId, files);
-    const after = await tab.callPage<FileInputInfo>('fileInput', { docId: chosen.info.docId, localId: chosen.info.localId }, { context: chosen.frameContext });
+    const after = await tab.callPage('fileInput', { docId: chosen.info.docId, localId: chosen.info.localId }, { context: chosen.frameContext });
     const text = after.files.length ? `${chosen.ref} now holds: ${after.files.join(', ')}` : `${chosen.ref} is now empty.`;
     return { structured: { ref: chosen.ref, files: after.files }, text };
   },

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { browserOf, frameOffset } from '../browser/frames.js';
-import type { PageFindResult } from '../browser/page-types.js';
 import { defineTool, tabIdField } from './tool.js';
 
 const matchSchema = z.object({
@@ -49,7 +48,7 @@ export const findTool = defineTool({
     const perFrame = await Promise.all(
       frames.map(async (frame) => {
         try {
-          const result = await tab.callPage<PageFindResult>('find', { query: args.query, maxResults }, { context: frame });
+          const result = await tab.callPage('find', { query: args.query, maxResults }, { context: frame });
           const offset = frame === tab.context || result.matches.length === 0 ? { x: 0, y: 0 } : await frameOffset(tab, frame);
           if (result.note) notes.add(result.note);
           return result.matches.map((match) => ({

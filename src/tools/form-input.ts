@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { FieldResult } from '../browser/page-types.js';
 import { refField, refTarget } from './ref-target.js';
 import { defineTool, tabIdField } from './tool.js';
 
@@ -35,7 +34,7 @@ export const formInputTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler(context, args) {
     const target = await refTarget(context, args.ref);
-    const field = await context.tab.callPage<FieldResult>(
+    const field = await context.tab.callPage(
       'setFieldValue',
       { docId: target.docId, localId: target.localId, value: args.value },
       { context: target.frameContext, write: true },

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { describeDownloads, downloadsDuring } from '../browser/downloads.js';
-import type { NodeIdentity } from '../browser/page-types.js';
 import { elementNodes, renderRemoteValue, toJson, type EvaluateResult, type RemoteValue } from '../browser/remote-value.js';
 import { ToolError } from '../errors.js';
 import { defineTool, tabIdField, type TabToolContext } from './tool.js';
@@ -31,7 +30,7 @@ async function refsFor(context: TabToolContext, value: RemoteValue): Promise<Map
   if (nodes.length === 0) return refs;
   const { tab, browserNow } = context;
   const ids = await tab
-    .callPage<Array<NodeIdentity | null>>('identify', {}, { nodes: nodes.map((node) => ({ sharedId: node.sharedId! })) })
+    .callPage('identify', {}, { nodes: nodes.map((node) => ({ sharedId: node.sharedId! })) })
     .catch(() => null); // nodes of another frame's document cannot be named from the top one
   ids?.forEach((id, index) => {
     if (id) refs.set(nodes[index]!.sharedId!, browserNow.refs.refFor(tab.id, tab.context, id.docId, id.localId));

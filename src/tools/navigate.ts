@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeDownloads, downloadsDuring } from '../browser/downloads.js';
 import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
 import { DEFAULT_MAX_CHARS } from '../browser/snapshot.js';
 import { snapshotReply } from '../browser/snapshot-reply.js';
@@ -34,10 +35,18 @@ export const navigateTool = defineTool({
     outcome: z.enum(['reissued', 'superseded', 'navigated_on']).optional(),
     note: z.string().optional(),
     snapshot_error: z.string().optional(),
+    /** The URL answered with a file: where it was saved; the tab stayed on `url`. */
+    downloads: z.array(z.object({ url: z.string(), file: z.string(), status: z.string(), path: z.string().optional() })).optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   async handler(context, args) {
-    const arrived = await navigateTab(context.tab, args.url, context.options);
+    // A URL whose response is a file starts a download and leaves the old page in place: say so, not "arrived".
+    const { result: arrived, downloads } = await downloadsDuring(context.tab, () => navigateTab(context.tab, args.url, context.options), { navigationWaitMs: 2_000 });
+    if (downloads.length) {
+      const files = downloads.map((d) => ({ url: d.url, file: d.suggestedFilename, status: d.status, ...(d.path ? { path: d.path } : {}) }));
+      const text = `That URL is a download, not a page. ${describeDownloads(downloads)}.\nTab ${context.tab.id} stays on ${arrived.title || '(untitled)'} — ${arrived.url}`;
+      return { structured: { ...arrived, downloads: files }, text };
+    }
     // Apps render after the load event (a viewer fetching its document, an SPA its data): wait for quiet first.
     const settle = await settleTab(context.tab, Math.min(SETTLE_MAX_MS, context.tab.timeouts.navigation));
     const unsettled = settle.settled ? undefined : `Still changing after ${(settle.waitedMs / 1000).toFixed(1)} s (${settle.busy}): this snapshot may be incomplete; wait_for a text or read_page again.`;

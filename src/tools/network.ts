@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NETWORK_CAPACITY, networkOf, type NetworkEntry } from '../browser/network-log.js';
-import { compilePattern, newest } from './log-filter.js';
+import { filterByPattern, newest } from './log-filter.js';
 import { defineTool, tabIdField } from './tool.js';
 
 const entrySchema = z.object({
@@ -57,9 +57,8 @@ export const readNetworkTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   worksWithDialog: true,
   async handler({ tab }, args) {
-    const pattern = compilePattern(args.urlPattern, 'urlPattern');
     const log = networkOf(tab);
-    const matching = log.ring.entries().filter((entry) => !pattern || pattern.test(entry.url));
+    const matching = await filterByPattern(log.ring.entries(), (entry) => entry.url, args.urlPattern, 'urlPattern');
     const { shown, omitted } = newest(matching, args.limit ?? 100);
     const dropped = log.ring.dropped;
     const requests = shown.map(({ key: _key, ...rest }) => ({ ...rest }));

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { PageInfo } from '../browser/page-types.js';
 import { defineTool, tabIdField } from './tool.js';
 
 export const resizeWindowTool = defineTool({
@@ -20,7 +19,7 @@ export const resizeWindowTool = defineTool({
   async handler({ tab }, args) {
     await tab.setViewport(args.width, args.height);
     // What the page now sees: the layout viewport may differ (e.g. a scrollbar) from the size asked for.
-    const info = await tab.callPage<PageInfo>('pageInfo').catch(() => null);
+    const info = await tab.callPage('pageInfo').catch(() => null);
     const structured = { width: args.width, height: args.height };
     const seen = info && (info.viewport.width !== args.width || info.viewport.height !== args.height) ? ` (the page reports ${info.viewport.width}x${info.viewport.height})` : '';
     return { structured, text: `Viewport of tab ${tab.id} is now ${args.width}x${args.height}${seen}.` };

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Tab } from '../browser/tab.js';
-import type { PageInfo } from '../browser/page-types.js';
 
 export const tabInfoSchema = z.object({
   tabId: z.number(),
@@ -15,14 +14,36 @@ export type TabInfo = z.infer<typeof tabInfoSchema>;
 /** URL from the browser (answers even when the page is frozen), title from the page with a short deadline. */
 export async function describeTab(tab: Tab, activeTabId: number | null): Promise<TabInfo> {
   const url = await tab.currentUrl(2_000).catch(() => '');
-  let title = '';
+  // A page behind a dialog cannot answer: its title as last read stands in.
+  let title = tab.lastTitle;
   if (!tab.dialog) {
-    const info = await tab.callPage<PageInfo>('pageInfo', {}, { timeout: 1_000 }).catch(() => null);
-    title = info?.title ?? '';
+    const info = await tab.callPage('pageInfo', {}, { timeout: 1_000 }).catch(() => null);
+    title = info?.title ?? title;
   }
   const info: TabInfo = { tabId: tab.id, url, title, active: tab.id === activeTabId };
   if (tab.dialog) {
     info.dialog = { type: tab.dialog.type, message: tab.dialog.message, ...(tab.dialog.defaultValue !== undefined ? { defaultValue: tab.dialog.defaultValue } : {}) };
   }
   return info;
+}
+
+/**
+ * A tab a page just opened, once it has left its first about:blank and parsed enough to have a title (bounded:
+ * a popup that stays blank, or a slow page, is described as it is then).
+ */
+export async function describeOpenedTab(tab: Tab, waitMs: number): Promise<TabInfo> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    if (tab.isClosed) break;
+    const info = await tab.callPage('pageInfo', {}, { timeout: 500 }).catch(() => null);
+    if (info && info.url !== 'about:blank' && info.readyState !== 'loading') break;
+    if (Date.now() > deadline || tab.dialog) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return describeTab(tab, null);
+}
+
+/** One line per opened tab, for the reply of the call during which a page opened it. */
+export function openedTabLines(tabs: TabInfo[]): string {
+  return tabs.map((tab) => `Opened tab ${tab.tabId} (joined this group; use tabId ${tab.tabId}): ${tab.title || '(untitled)'} — ${tab.url}`).join('\n');
 }

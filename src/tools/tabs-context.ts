@@ -19,6 +19,8 @@ export const tabsContextTool = defineTool({
   async handler(context, args) {
     const browser = await context.browser();
     let tabs = context.session.tabs(browser);
+    // Every tab is listed here, so none is left to report in a later reply.
+    context.session.takeOpenedTabs();
     if (tabs.length === 0 && args.createIfEmpty) {
       const tab = await browser.createTab(context.session.id);
       context.session.remember(tab);

@@ -1,12 +1,7 @@
 import { z } from 'zod';
-import type { PageFindResult } from '../browser/page-types.js';
 import { ToolError } from '../errors.js';
 import { defineTool, tabIdField } from './tool.js';
 
-interface WaitForReport {
-  met: boolean;
-  waitedMs: number;
-}
 
 const DEFAULT_TIMEOUT_S = 5;
 
@@ -51,7 +46,7 @@ export const waitForTool = defineTool({
       context = target.frameContext;
       ref = { docId: target.docId, id: target.localId };
     }
-    const report = await tab.callPage<WaitForReport>('waitFor', { text: args.text, ref, gone, timeoutMs }, { context, timeout: timeoutMs + 5_000 });
+    const report = await tab.callPage('waitFor', { text: args.text, ref, gone, timeoutMs }, { context, timeout: timeoutMs + 5_000 });
     const what = args.text ? `Text "${args.text}"` : args.ref!;
     const seconds = (report.waitedMs / 1000).toFixed(1);
     if (!report.met) {
@@ -62,7 +57,7 @@ export const waitForTool = defineTool({
     let match: { ref: string; role: string; name: string } | undefined;
     if (args.text && !gone) {
       // Where the text is, so the next call can act on it.
-      const found = await tab.callPage<PageFindResult>('find', { query: args.text, maxResults: 1 }).catch(() => null);
+      const found = await tab.callPage('find', { query: args.text, maxResults: 1 }).catch(() => null);
       const best = found?.matches[0];
       if (best && !best.missing) {
         match = { ref: browserNow.refs.refFor(tab.id, tab.context, found.docId, best.id), role: best.role, name: best.name };

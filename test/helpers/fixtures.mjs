@@ -3,14 +3,18 @@ import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from './processes.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.json': 'application/json', '.txt': 'text/plain' };
 
 /** Starts a fixture server; `routes` may add dynamic handlers keyed by path. */
 export async function startFixtureServer(routes = {}) {
+  /** Path and query of every request, in arrival order: a test waits on these instead of sleeping. */
+  const requests = [];
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
+    requests.push(url.pathname + url.search);
     const route = routes[url.pathname];
     if (route) return route(req, res, url);
     if (url.pathname === '/redirect') {
@@ -44,6 +48,9 @@ export async function startFixtureServer(routes = {}) {
     port,
     origin: `http://127.0.0.1:${port}`,
     url: (path) => `http://127.0.0.1:${port}${path.startsWith('/') ? path : `/${path}`}`,
+    requests,
+    /** Resolves true once a request whose path and query start with `prefix` has arrived (false after `timeoutMs`). */
+    requested: (prefix, timeoutMs = 20_000) => waitFor(() => requests.some((r) => r.startsWith(prefix)), timeoutMs),
     close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); }),
   };
 }

@@ -1,4 +1,4 @@
-// Used only by test/root-hooks.test.mjs: starts a Firefox and "forgets" to close it, so the suite-end hook
+// Used only by test/slow/root-hooks.test.mjs: starts a Firefox and "forgets" to close it, so the suite-end hook
 // (root-hooks.mjs) has something to catch. Not a *.test.mjs file: the normal suite never runs it.
 import { spawn } from 'node:child_process';
 import { firefoxPids, waitFor } from './processes.mjs';

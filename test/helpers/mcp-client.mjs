@@ -1,6 +1,7 @@
 // Starts the real server (dist/cli/main.js) over stdio and talks to it with the MCP SDK client.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +46,18 @@ export async function startServer({ args = ['--isolated'], env = {}, cwd } = {})
       await client.close().catch(() => undefined);
     },
   };
+}
+
+/** Runs the CLI with `args`; resolves with its exit code and output. */
+export function cli(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 /** Opens a tab (createIfEmpty) and returns its id. */

@@ -3,8 +3,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 
-export const RUN_MARKER = `FIREFOX_USE_TEST_RUN=${process.env.FIREFOX_USE_TEST_RUN ?? randomUUID()}`;
-process.env.FIREFOX_USE_TEST_RUN = RUN_MARKER.split('=')[1];
+// Under `mocha --parallel` the workers inherit the main process's marker: each worker makes it its own (once), so
+// its suite-end check counts only the Firefox its own tests started.
+let runId = process.env.FIREFOX_USE_TEST_RUN ?? randomUUID();
+const worker = process.env.MOCHA_WORKER_ID;
+if (worker !== undefined && process.env.FIREFOX_USE_TEST_RUN_WORKER !== worker) {
+  runId = `${runId}-worker${worker}`;
+  process.env.FIREFOX_USE_TEST_RUN_WORKER = worker;
+}
+export const RUN_MARKER = `FIREFOX_USE_TEST_RUN=${runId}`;
+process.env.FIREFOX_USE_TEST_RUN = runId;
 
 const serverPids = new Set();
 

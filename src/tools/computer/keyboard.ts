@@ -10,7 +10,7 @@ import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';
 import type { TabToolContext } from '../tool.js';
 import { actionResult, summaryText } from './result.js';
-import { FRAME_EVENT_WAIT_MS, aim, dispatch, newToken } from './run.js';
+import { FRAME_EVENT_WAIT_MS, aim, dispatch, newToken } from '../../browser/action-engine.js';
 
 const KEYS = { watch: ['keydown', 'input'], need: ['keydown'] };
 /** Key presses per performActions call, so a long text cannot run into the action timeout. */
@@ -23,7 +23,7 @@ const CHUNK = 400;
 async function aimFocus(context: TabToolContext, token: string, delta: DeltaWatch): Promise<{ context: string; preparation: ActionPreparation; probed: boolean }> {
   const { tab } = context;
   const args = { token, focusWatch: KEYS.watch, delta: delta.startArgs };
-  const top = await tab.callPage<ActionPreparation>('prepareAction', args);
+  const top = await tab.callPage('prepareAction', args);
   delta.joinedStart(tab.context, top.delta);
   let current = { context: tab.context, preparation: top, probed: true };
   for (let depth = 0; depth < 8 && current.preparation.focusFrame; depth++) {
@@ -33,7 +33,7 @@ async function aimFocus(context: TabToolContext, token: string, delta: DeltaWatc
       current.probed = false;
       break;
     }
-    const inner = await tab.callPage<ActionPreparation>('prepareAction', args, { context: child });
+    const inner = await tab.callPage('prepareAction', args, { context: child });
     delta.joinedStart(child, inner.delta);
     current = { context: child, preparation: inner, probed: true };
   }
@@ -74,7 +74,8 @@ const type: ActionHandler = async (context, args) => {
   const between = async (index: number) => {
     if (index > 1) return true;
     const waitMs = target.context === tab.context ? 0 : FRAME_EVENT_WAIT_MS;
-    focus = await tab.callPage<FocusCheck>('focusCheck', { ref: target.refArgs, waitMs }, { context: target.context });
+    // Aimed by ref, so the target has its element's ids.
+    focus = await tab.callPage('focusCheck', { ref: target.refArgs!, waitMs }, { context: target.context });
     return focus.focused;
   };
   const click = [mouseSource(clickActions(target.framePoint, 0, 1))];

@@ -5,7 +5,7 @@ import { clickActions, dragActions, mouseSource, moveTo, type Button } from '../
 import type { ActionHandler, ComputerArgs } from '../computer.js';
 import type { TabToolContext } from '../tool.js';
 import { actionResult } from './result.js';
-import { aim, assertInViewport, dispatch, newToken, type Probes } from './run.js';
+import { aim, assertInViewport, dispatch, newToken, type Probes } from '../../browser/action-engine.js';
 
 interface ClickKind {
   button: Button;
@@ -20,6 +20,9 @@ const CLICKS: Record<string, ClickKind> = {
   triple_click: { button: 0, count: 3, probes: { watch: ['pointerdown', 'pointerup', 'click'], need: ['pointerdown', 'pointerup'] } },
 };
 
+/** A hover's delta waits this long for a first change: tooltips and hover menus show after a delay. */
+const HOVER_LINGER_MS = 600;
+
 const HOVER: Probes = { watch: ['pointermove', 'pointerover', 'mousemove'], need: ['pointermove'] };
 
 async function pointerAction(context: TabToolContext, args: ComputerArgs, probes: Probes, build: (p: { x: number; y: number }) => ReturnType<typeof clickActions>) {
@@ -27,7 +30,7 @@ async function pointerAction(context: TabToolContext, args: ComputerArgs, probes
   const token = newToken();
   const target = await aim(context, args, token, probes);
   const actions = withModifiers(mouseSource(build(target.framePoint)), modifiers);
-  const dispatched = await dispatch(context, target, [actions], { token, need: probes.need });
+  const dispatched = await dispatch(context, target, [actions], { token, need: probes.need }, args.action === 'hover' ? { lingerMs: HOVER_LINGER_MS } : {});
   context.tab.pointer = { ...target.point };
   return actionResult({
     action: args.action,

@@ -3,12 +3,24 @@ import type { ActionPreparation, DeliveryReport, TargetSummary } from '../../bro
 import type { Point } from '../../browser/input/pointer.js';
 import type { ComputerResult } from '../computer.js';
 import type { ToolResponse } from '../tool.js';
-import type { Dispatched } from './run.js';
+import type { Dispatched } from '../../browser/action-engine.js';
 import { describeDownloads } from '../../browser/downloads.js';
 
 export function summaryText(summary: TargetSummary | undefined): string {
   if (!summary) return 'nothing';
   return `${summary.role}${summary.name ? ` "${summary.name}"` : ''}`;
+}
+
+/** What a coordinate hit, as precisely as a refusal names it: role and name, else role (tag#id.class). */
+export function hitText(summary: TargetSummary | undefined): string {
+  if (!summary) return 'nothing';
+  return summary.name ? summaryText(summary) : `${summary.role} (${summary.selector})`;
+}
+
+/** ` (an overlay covering 100% of the viewport)` when the hit element is most of the viewport, else ''. */
+function coverText(summary: TargetSummary | undefined): string {
+  if (!summary?.covers) return '';
+  return ` (${summary.overlay ? 'an overlay ' : ''}covering ${summary.covers}% of the viewport)`;
 }
 
 /** One delivery probe's verdict, named for the text ("the press", "the keys"). */
@@ -33,7 +45,8 @@ export interface Outcome {
 
 function missed(verdict: Verdict): string {
   const report = verdict.report!;
-  return `${verdict.what} saw ${report.seen.join(', ') || 'nothing'} at the target${report.stray?.length ? ` (${report.stray.join(', ')} elsewhere)` : ''}`;
+  const elsewhere = report.landed ?? (report.stray?.length ? `${report.stray.join(', ')} elsewhere` : '');
+  return `${verdict.what} saw ${report.seen.join(', ') || 'nothing'} at the target${elsewhere ? ` (${elsewhere})` : ''}`;
 }
 
 export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
@@ -43,7 +56,12 @@ export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
   const report = (outcome.verdicts ?? []).find((verdict) => verdict.report)?.report;
   const result: ComputerResult = { action: outcome.action, ok: true, ...outcome.extra };
   if (outcome.ref || outcome.target) {
-    result.target = { ...(outcome.ref ? { ref: outcome.ref } : {}), ...(outcome.target ? { role: outcome.target.role, name: outcome.target.name } : {}) };
+    const hit = outcome.target;
+    result.target = {
+      ...(outcome.ref ? { ref: outcome.ref } : {}),
+      ...(hit ? { role: hit.role, name: hit.name } : {}),
+      ...(hit && !outcome.ref ? { selector: hit.selector, ...(hit.covers ? { covers: hit.covers } : {}), ...(hit.overlay ? { overlay: true } : {}) } : {}),
+    };
   }
   const lines: string[] = [];
   if (outcome.point) result.point = { x: Math.round(outcome.point.x), y: Math.round(outcome.point.y) };
@@ -51,12 +69,13 @@ export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
   // that said what it is, and structuredContent.target and .point still carry role, name and point.
   const at = outcome.point && !outcome.ref ? ` at (${result.point!.x}, ${result.point!.y})` : '';
   const delta = dispatched.delta;
-  let head = `${outcome.action}${outcome.ref ? ` ${outcome.ref}` : ` on ${summaryText(outcome.target)}`}${at}`;
+  let head = `${outcome.action}${outcome.ref ? ` ${outcome.ref}` : ` on ${hitText(outcome.target)}${at}${coverText(outcome.target)}`}`;
   const navigated = report ? !report.found : dispatched.conclusion === null && !dispatched.dialog;
   if (verdicts.length && verdicts.length === (outcome.verdicts ?? []).length) {
     const failed = verdicts.filter((verdict) => !verdict.report!.delivered);
     result.delivered = failed.length === 0;
-    head += failed.length === 0 ? ': delivered.' : `: NOT delivered to the target (${failed.map(missed).join('; ')}).`;
+    const after = verdicts.map((verdict) => verdict.report!.after).filter(Boolean);
+    head += failed.length === 0 ? `: delivered${after.length ? ` (${after.join('; ')})` : ''}.` : `: NOT delivered to the target (${failed.map(missed).join('; ')}).`;
   } else {
     head += '.';
   }
@@ -82,7 +101,12 @@ export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
     const popup = delta.opened_popup;
     result.opened_popup = popup;
     lines.push(`Opened ${popup.role} "${popup.name}" [ref=${popup.ref}]${popup.items.length ? ` with ${popup.items.length} items` : ''}.`);
+    // Its items with their refs, when the delta below does not list them already.
+    const shown = delta.delta ?? '';
+    const missing = popup.item_lines.filter((line, index) => !shown.includes(`[ref=${popup.items[index]}]`));
+    if (missing.length) lines.push(...missing.map((line) => `  ${line}`));
   }
+  if (delta?.unsettled) lines.push(`(The page had not settled: ${delta.unsettled}; this is what it showed then.)`);
   if (delta?.delta) {
     result.delta = delta.delta;
     if (delta.navigated && delta.url !== undefined) {

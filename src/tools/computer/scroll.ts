@@ -1,12 +1,11 @@
 // scroll: wheel notches over a point (so the box under it moves), measured; scroll_to: a ref brought into view.
-import type { AimResult } from '../../browser/page-types.js';
 import { parseModifiers } from '../../browser/input/keys.js';
 import { withModifiers } from '../../browser/input/keyboard.js';
 import { NOTCH_PX, wheelSource } from '../../browser/input/wheel.js';
 import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';
 import { actionResult, summaryText } from './result.js';
-import { aim, dispatch, newToken, type Probes } from './run.js';
+import { aim, dispatch, newToken, type Probes } from '../../browser/action-engine.js';
 
 const WHEEL: Probes = { watch: ['wheel'], need: ['wheel'], scrollProbe: true };
 
@@ -50,7 +49,7 @@ const scrollTo: ActionHandler = async (context, args) => {
   if (args.coordinate) throw new ToolError('invalid_arguments', 'coordinate: scroll_to takes a ref only.', { field: 'coordinate' });
   const { tab, browserNow } = context;
   const target = browserNow.refs.lookup(args.ref, tab.id);
-  const where = await tab.callPage<AimResult>('scrollRefIntoView', { docId: target.docId, localId: target.localId }, { context: target.frameContext, write: true });
+  const where = await tab.callPage('scrollRefIntoView', { docId: target.docId, localId: target.localId }, { context: target.frameContext, write: true });
   const structured = { action: 'scroll_to', ok: true, target: { ref: args.ref, role: where.target?.role, name: where.target?.name } };
   return { structured, text: `scroll_to ${args.ref}: ${summaryText(where.target)} is in view, centre at (${where.point.x}, ${where.point.y}).` };
 };

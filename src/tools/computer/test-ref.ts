@@ -18,7 +18,7 @@ export const testRefTool = defineTool({
     const { tab, browserNow } = context;
     const frameContext = args.frame === undefined ? tab.context : browserNow.childContexts(tab.context)[args.frame]?.id;
     if (!frameContext) throw new ToolError('not_found', `No frame ${args.frame} in tab ${tab.id}.`);
-    const found = await tab.callPage<{ docId: string; localId: number } | null>('localIdForSelector', { selector: args.selector }, { context: frameContext });
+    const found = await tab.callPage('localIdForSelector', { selector: args.selector }, { context: frameContext });
     if (!found) throw new ToolError('not_found', `Nothing matches ${args.selector}.`);
     return { structured: { ref: browserNow.refs.refFor(tab.id, frameContext, found.docId, found.localId) } };
   },
@@ -38,7 +38,7 @@ export const testTextTool = defineTool({
     const { tab, browserNow } = context;
     const frameContext = args.frame === undefined ? tab.context : browserNow.childContexts(tab.context)[args.frame]?.id;
     if (!frameContext) throw new ToolError('not_found', `No frame ${args.frame} in tab ${tab.id}.`);
-    const text = await tab.callPage<string | null>('textOfSelector', { selector: args.selector }, { context: frameContext });
+    const text = await tab.callPage('textOfSelector', { selector: args.selector }, { context: frameContext });
     return { structured: { text } };
   },
 });

@@ -7,9 +7,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { waitFor } from './helpers/processes.mjs';
+import { waitFor } from '../helpers/processes.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MOCHA = createRequire(import.meta.url).resolve('mocha/bin/mocha.js');
 
 /** Live processes whose environment carries this exact marker. */

@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { FLAGS, envName, resolveOptions } from '../dist/config.js';
-import { CLI } from './helpers/mcp-client.mjs';
+import { FLAGS, envName, resolveOptions } from '../../dist/config.js';
+import { CLI } from '../helpers/mcp-client.mjs';
 
 const run = promisify(execFile);
 
@@ -42,7 +42,7 @@ describe('cli: help and flags', function () {
   });
 
   it('--version prints the package version', async function () {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
     const result = await cli(['--version']);
     expect(result.code).to.equal(0);
     expect(result.stdout.trim()).to.equal(pkg.version);
@@ -190,8 +190,8 @@ describe('cli: option precedence (flag > env > config > default)', function () {
 
 describe('server.json (MCP registry entry)', function () {
   it('matches package.json and documents every stdio env var', function () {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-    const server = JSON.parse(readFileSync(new URL('../server.json', import.meta.url), 'utf8'));
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const server = JSON.parse(readFileSync(new URL('../../server.json', import.meta.url), 'utf8'));
     expect(server.name).to.equal(pkg.mcpName);
     expect(server.version).to.equal(pkg.version);
     expect(server.description.length).to.be.at.most(100);

@@ -1,24 +1,12 @@
 // firefox-use regress end to end: baselines, a pass, a change caught where it happened, masks, shards, reports.
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI } from './helpers/mcp-client.mjs';
+import { cli } from '../helpers/mcp-client.mjs';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/regress/page.html', import.meta.url));
-
-function cli(args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const FIXTURE = fileURLToPath(new URL('../fixtures/regress/page.html', import.meta.url));
 
 describe('firefox-use regress', function () {
   this.timeout(240_000);
@@ -64,8 +52,8 @@ describe('firefox-use regress', function () {
 
   it('--shard slices are disjoint and cover the suite', async () => {
     writeFileSync(join(dir, 'shards.yaml'), 'viewports: [300x300, 320x320, 340x340]\npages:\n  - {name: a, file: page.html, mask: ["#clock"]}\n  - {name: b, file: page.html, mask: ["#clock"]}\n');
-    const { parseShard } = await import('../dist/cli/regress/config.js');
-    const { capturesOf, parseConfig, shardOf } = await import('../dist/cli/regress/config.js');
+    const { parseShard } = await import('../../dist/cli/regress/config.js');
+    const { capturesOf, parseConfig, shardOf } = await import('../../dist/cli/regress/config.js');
     const pages = parseConfig(readFileSync(join(dir, 'shards.yaml'), 'utf8'), join(dir, 'shards.yaml'), [], { width: 800, height: 600 });
     const all = capturesOf(pages).map((c) => c.id).sort();
     const slices = [1, 2, 3, 4].map((i) => shardOf(capturesOf(pages), parseShard(`${i}/4`)).map((c) => c.id));

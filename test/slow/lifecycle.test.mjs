@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFixtureServer } from './helpers/fixtures.mjs';
-import { startServer, firstTab } from './helpers/mcp-client.mjs';
-import { firefoxChildren } from './helpers/http-server.mjs';
-import { alive, waitFor } from './helpers/processes.mjs';
+import { startFixtureServer } from '../helpers/fixtures.mjs';
+import { startServer, firstTab } from '../helpers/mcp-client.mjs';
+import { firefoxChildren } from '../helpers/http-server.mjs';
+import { alive, waitFor } from '../helpers/processes.mjs';
 
 function profileArg(pid) {
   const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { startFixtureServer } from './helpers/fixtures.mjs';
-import { startServe } from './helpers/http-server.mjs';
-import { alive } from './helpers/processes.mjs';
+import { startFixtureServer } from '../helpers/fixtures.mjs';
+import { startServe } from '../helpers/http-server.mjs';
+import { alive, waitFor } from '../helpers/processes.mjs';
 
-const FAULTS = fileURLToPath(new URL('../scripts/faults.mjs', import.meta.url));
+const FAULTS = fileURLToPath(new URL('../../scripts/faults.mjs', import.meta.url));
 
 describe('faults: a killed Firefox, a hung page', function () {
   // Real Firefox on a shared 2-core machine: launches can take tens of seconds under load.
@@ -33,7 +33,8 @@ describe('faults: a killed Firefox, a hung page', function () {
     const firefox = await serve.firefoxPid();
     expect(firefox).to.be.a('number');
     const pending = client.call('navigate', { tabId, url: fixtures.url('/slow?ms=20000') });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Kill while the navigation is in flight: once its request reached the server.
+    expect(await fixtures.requested('/slow?ms=20000')).to.equal(true);
     process.kill(firefox, 'SIGKILL');
     const killedAt = Date.now();
     const result = await pending;
@@ -60,7 +61,9 @@ describe('faults: a killed Firefox, a hung page', function () {
     const busy = (await client.ok('tabs_create_mcp', { url: fixtures.url('/groups/busy.html?after=300') })).structuredContent.tabId;
     // Another site (localhost, not 127.0.0.1), so Firefox gives it another content process.
     const other = (await client.ok('tabs_create_mcp', { url: fixtures.url('/second.html').replace('127.0.0.1', 'localhost') })).structuredContent.tabId;
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // The page hangs 300 ms after load: wait until a read on it times out, the sign it is hung.
+    const stuck = await waitFor(async () => (await client.call('get_page_text', { tabId: busy })).structuredContent?.error?.code === 'timeout', 30_000);
+    expect(stuck, 'the busy page hung').to.equal(true);
 
     const hung = await client.call('navigate', { tabId: busy, url: fixtures.url('/index.html') });
     const code = hung.structuredContent.error?.code;

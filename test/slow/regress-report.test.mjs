@@ -2,27 +2,15 @@
 // merge-reports joining shards with the right totals, and the HTML report opened in Firefox through the project's
 // own MCP server, showing baseline, actual and diff.
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { CLI, firstTab, startServer } from './helpers/mcp-client.mjs';
+import { cli, firstTab, startServer } from '../helpers/mcp-client.mjs';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/regress/page.html', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../fixtures/regress/page.html', import.meta.url));
 const BOX = (color) => readFileSync(FIXTURE, 'utf8').replace('background:#0a0', `background:${color}`);
-
-function cli(args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('firefox-use regress: update, merge, reproducibility, the report in Firefox', function () {
   this.timeout(240_000);
@@ -97,7 +85,8 @@ describe('firefox-use regress: update, merge, reproducibility, the report in Fir
   });
 
   it('the HTML report, opened in Firefox through the MCP server, shows the baseline, actual and diff images', async () => {
-    const server = await startServer({ args: ['--isolated', '--viewport', '1400x1000'] });
+    // A local report file: the user opens it knowingly, as --allow-unrestricted-file-access says.
+    const server = await startServer({ args: ['--isolated', '--viewport', '1400x1000', '--allow-unrestricted-file-access'] });
     try {
       const tabId = await firstTab(server);
       await server.ok('navigate', { url: pathToFileURL(join(dir, 'merged', 'report.html')).href, tabId });

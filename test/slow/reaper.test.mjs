@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { CLI } from './helpers/mcp-client.mjs';
-import { alive, firefoxPids, waitFor } from './helpers/processes.mjs';
+import { CLI } from '../helpers/mcp-client.mjs';
+import { alive, firefoxPids, waitFor } from '../helpers/processes.mjs';
 
 function childFirefox(serverPid) {
   return firefoxPids().find((pid) => {

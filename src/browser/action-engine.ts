@@ -1,15 +1,28 @@
-// The shared path of every input action: aim (guarded), arm the probes, dispatch trusted input, read back.
+// The click engine, the shared path of every input action: aim (guarded), arm the probes, dispatch trusted input,
+// read back. The computer tool describes an action (probes, input batches); this module carries it out.
 // Round trips are the cost here: one page call before the input (guard + probes + the delta's start) and one
 // after (probes + the delta), plus one per frame level when the target is inside an iframe.
 import { randomUUID } from 'node:crypto';
-import type { ActionConclusion, ActionPreparation, ConcludeArgs, PageDelta, PrepareArgs } from '../../browser/page-types.js';
-import type { InputSource, Point } from '../../browser/input/pointer.js';
-import { ToolError, isToolError } from '../../errors.js';
-import type { ComputerArgs } from '../computer.js';
-import type { TabToolContext } from '../tool.js';
-import { DeltaWatch, type DeltaOutcome } from '../../browser/delta.js';
-import { downloadsDuring, type Download } from '../../browser/downloads.js';
-import { childContextOf, linkOf } from '../../browser/frames.js';
+import type { ActionConclusion, ActionPreparation, ConcludeArgs, PageDelta, PrepareArgs } from './page-types.js';
+import type { Browser } from './browser.js';
+import type { InputSource, Point } from './input/pointer.js';
+import { ToolError, isToolError } from '../errors.js';
+import type { Tab } from './tab.js';
+import { DeltaWatch, type DeltaOutcome } from './delta.js';
+import { downloadsDuring, type Download } from './downloads.js';
+import { childContextOf, linkOf } from './frames.js';
+
+/** The tab an action works on and its browser (a tool's ActionScope is one). */
+export interface ActionScope {
+  tab: Tab;
+  browserNow: Browser;
+}
+
+/** Where an action aims: an element ref, or a top-level viewport point. */
+export interface AimArgs {
+  ref?: string;
+  coordinate?: readonly [number, number];
+}
 
 export interface Aim {
   /** The browsing context whose document holds the target. */
@@ -53,7 +66,7 @@ export function newToken(): string {
   return randomUUID();
 }
 
-export function assertInViewport(context: TabToolContext, point: readonly [number, number], field: string): Point {
+export function assertInViewport(context: ActionScope, point: readonly [number, number], field: string): Point {
   const { width, height } = context.tab.viewport;
   const [x, y] = point;
   if (x < 0 || y < 0 || x >= width || y >= height) {
@@ -80,7 +93,7 @@ function prepareArgs(token: string, probes: Probes): PrepareArgs {
  * parent) or at `coordinate` (used as given; over an iframe, the probes go into the frame's document), arms the
  * probes and starts the delta. Throws the guard's error with nothing dispatched.
  */
-export async function aim(context: TabToolContext, args: Pick<ComputerArgs, 'ref' | 'coordinate'>, token: string, probes: Probes, field = 'coordinate'): Promise<Aim> {
+export async function aim(context: ActionScope, args: AimArgs, token: string, probes: Probes, field = 'coordinate'): Promise<Aim> {
   const { tab, browserNow } = context;
   if (args.ref && args.coordinate) throw new ToolError('invalid_arguments', 'coordinate: give coordinate or ref, not both.', { field: 'coordinate' });
   const delta = new DeltaWatch(tab);
@@ -96,7 +109,7 @@ export async function aim(context: TabToolContext, args: Pick<ComputerArgs, 'ref
     }
     const inTop = target.frameContext === tab.context;
     const prepare: PrepareArgs = { ...prepareArgs(token, probes), ref: refArgs, delta: delta.startArgs, ...(inTop && start ? { startWatch: start } : {}) };
-    const preparation = await tab.callPage<ActionPreparation>('prepareAction', prepare, { context: target.frameContext }).catch((error: unknown) => {
+    const preparation = await tab.callPage('prepareAction', prepare, { context: target.frameContext }).catch((error: unknown) => {
       throw withRef(error, ref);
     });
     delta.joinedStart(target.frameContext, preparation.delta);
@@ -109,7 +122,7 @@ export async function aim(context: TabToolContext, args: Pick<ComputerArgs, 'ref
       // The drag starts over the frame too: watch its press there (one more call; drags only).
       const offset = { x: point.x - framePoint.x, y: point.y - framePoint.y };
       const startWatch = { point: { x: start.point.x - offset.x, y: start.point.y - offset.y }, types: start.types };
-      const again = await tab.callPage<ActionPreparation>('prepareAction', { token, startWatch }, { context: target.frameContext });
+      const again = await tab.callPage('prepareAction', { token, startWatch }, { context: target.frameContext });
       if (!again.startOnFrame) {
         result.startContext = target.frameContext;
         topPreparation = { ...topPreparation, startOnFrame: undefined };
@@ -119,7 +132,7 @@ export async function aim(context: TabToolContext, args: Pick<ComputerArgs, 'ref
     if (!args.coordinate) throw new ToolError('invalid_arguments', `${field}: give coordinate or ref.`, { field });
     const point = assertInViewport(context, args.coordinate, field);
     const prepare: PrepareArgs = { ...prepareArgs(token, probes), point, delta: delta.startArgs, ...(start ? { startWatch: start } : {}) };
-    topPreparation = await tab.callPage<ActionPreparation>('prepareAction', prepare);
+    topPreparation = await tab.callPage('prepareAction', prepare);
     delta.joinedStart(tab.context, topPreparation.delta);
     // A drag whose start also lies over the frame: its press is watched in the frame's document too.
     const startInFrames = start && topPreparation.startOnFrame;
@@ -155,7 +168,7 @@ export async function aim(context: TabToolContext, args: Pick<ComputerArgs, 'ref
  * there: events at that point go to the innermost document, not to the iframe element.
  */
 async function descend(
-  context: TabToolContext,
+  context: ActionScope,
   from: string,
   preparation: ActionPreparation,
   point: Point,
@@ -168,7 +181,7 @@ async function descend(
     const child = await childContextOf(tab, current.context, current.preparation.aim.docId, frame.id);
     if (!child) break;
     const framePoint = { x: current.point.x - frame.origin.x, y: current.point.y - frame.origin.y };
-    const inner = await tab.callPage<ActionPreparation>('prepareAction', build(framePoint), { context: child });
+    const inner = await tab.callPage('prepareAction', build(framePoint), { context: child });
     current = { context: child, point: framePoint, preparation: inner };
   }
   return current;
@@ -180,7 +193,7 @@ async function descend(
  * starts the delta there. Returns the top-level point.
  */
 async function gateUp(
-  context: TabToolContext,
+  context: ActionScope,
   frameContext: string,
   framePoint: Point,
   token: string,
@@ -206,7 +219,7 @@ async function gateUp(
         ...(atTop ? { delta: delta.startArgs, ...(start ? { startWatch: start } : {}) } : {}),
       };
       try {
-        answer = await tab.callPage<ActionPreparation>('prepareAction', prepare, { context: parent });
+        answer = await tab.callPage('prepareAction', prepare, { context: parent });
         break;
       } catch (error) {
         if (!isToolError(error, 'ref_stale')) throw withRef(error, ref);
@@ -250,6 +263,8 @@ export const FRAME_EVENT_WAIT_MS = 500;
 export interface DispatchOptions {
   /** Runs before each batch after the first; false stops there (nothing more is sent). */
   between?: (index: number) => Promise<boolean>;
+  /** Wait this long for a first change when the input made none yet (hover: a tooltip's show delay), ms. */
+  lingerMs?: number;
 }
 
 /**
@@ -258,7 +273,7 @@ export interface DispatchOptions {
  * failure.
  */
 export async function dispatch(
-  context: TabToolContext,
+  context: ActionScope,
   target: Pick<Aim, 'context' | 'ref' | 'delta'> & { startContext?: string; inputContext?: string },
   batches: InputSource[][],
   conclude: ConcludeArgs,
@@ -276,7 +291,7 @@ export async function dispatch(
           await tab.performActions(batch, target.inputContext);
           sent++;
         }
-        const deltaOptions = { targetRef: target.ref };
+        const deltaOptions = { targetRef: target.ref, ...(options.lingerMs ? { lingerMs: options.lingerMs } : {}) };
         const finish = target.delta.finishArgs(target.context, deltaOptions);
         const { startNeed, ...rest } = conclude;
         // The drag's start probe lives in another document than the end's when the end is inside a frame.
@@ -322,9 +337,9 @@ function finishArgsFor(target: Pick<Aim, 'ref' | 'delta'>, context: string): Pic
   return delta ? { delta } : {};
 }
 
-function readBack(context: TabToolContext, frame: string, args: ConcludeArgs): Promise<ActionConclusion | null> {
+function readBack(context: ActionScope, frame: string, args: ConcludeArgs): Promise<ActionConclusion | null> {
   const { tab } = context;
-  return tab.callPage<ActionConclusion>('concludeAction', args, { context: frame }).catch((error: unknown) => {
+  return tab.callPage('concludeAction', args, { context: frame }).catch((error: unknown) => {
     // The frame went away with a navigation the action caused: nothing left to read.
     if (isToolError(error, 'tab_closed') && !tab.isClosed) return null;
     throw error;

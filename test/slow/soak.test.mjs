@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 
-const SOAK = fileURLToPath(new URL('../scripts/soak.mjs', import.meta.url));
+const SOAK = fileURLToPath(new URL('../../scripts/soak.mjs', import.meta.url));
 
 describe('soak (short)', function () {
   this.timeout(180_000);

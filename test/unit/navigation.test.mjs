@@ -1,0 +1,96 @@
+// navigate's bookkeeping of superseded navigations, against a scripted BiDi peer: which navigation won, whether
+// the agent's is re-issued, and what the reply says.
+import { expect } from 'chai';
+import { BidiConnection } from '../../dist/bidi/connection.js';
+import { navigateTab } from '../../dist/browser/navigation.js';
+import { Tab } from '../../dist/browser/tab.js';
+import { pageAnswer, startFakeBidi } from './fake-bidi.mjs';
+
+const CONTEXT = 'top';
+const TARGET = 'http://127.0.0.1:9/wanted';
+const PAGE_OWN = 'http://127.0.0.1:9/page-own';
+const OPTIONS = { allowedOrigins: [], blockedOrigins: [] };
+
+/** A Tab over a fake peer whose navigate answers follow `attempts` (one function per navigate command, in order). */
+async function tabOver(attempts) {
+  let current = { url: 'http://127.0.0.1:9/start', title: 'start' };
+  let navigations = 0;
+  const peer = await startFakeBidi((method, params, reply) => {
+    if (method === 'browsingContext.navigate') {
+      const attempt = attempts[navigations++];
+      const id = `ours-${navigations}`;
+      reply.event('browsingContext.navigationStarted', { context: CONTEXT, navigation: id, url: params.url, timestamp: 0 });
+      const outcome = attempt(reply, id);
+      current = outcome.now;
+      if (outcome.error) reply.error('unknown error', outcome.error);
+      else reply.result({ navigation: id, url: params.url });
+      return;
+    }
+    if (method === 'script.callFunction') return reply.result(pageAnswer({ ...current, readyState: 'complete' }));
+    reply.error('unknown command', method);
+  });
+  const bidi = await BidiConnection.connect(peer.url);
+  const tab = new Tab(1, CONTEXT, bidi, { action: 2_000, navigation: 5_000 }, { width: 800, height: 600 }, null);
+  return { tab, peer, close: async () => (bidi.close(), await peer.close()) };
+}
+
+/** The page's own navigation starts and supersedes ours before ours committed. */
+const pageWins = (reply, id) => {
+  reply.event('browsingContext.navigationStarted', { context: CONTEXT, navigation: `page-${id}`, url: PAGE_OWN, timestamp: 0 });
+  reply.event('browsingContext.navigationFailed', { context: CONTEXT, navigation: id, url: TARGET, timestamp: 0 });
+  reply.event('browsingContext.navigationCommitted', { context: CONTEXT, navigation: `page-${id}`, url: PAGE_OWN, timestamp: 0 });
+  return { now: { url: PAGE_OWN, title: 'page own' }, error: 'Error: NS_BINDING_ABORTED' };
+};
+const oursArrives = (reply, id) => {
+  reply.event('browsingContext.navigationCommitted', { context: CONTEXT, navigation: id, url: TARGET, timestamp: 0 });
+  return { now: { url: TARGET, title: 'wanted' } };
+};
+
+describe('unit: navigate when the page navigates too (scripted BiDi peer)', function () {
+  let fake;
+  afterEach(async function () {
+    await fake?.close();
+  });
+
+  it('arrives plainly when nothing interferes', async function () {
+    fake = await tabOver([oursArrives]);
+    const arrival = await navigateTab(fake.tab, TARGET, OPTIONS);
+    expect(arrival).to.deep.equal({ url: TARGET, title: 'wanted' });
+    expect(fake.peer.commands.filter((c) => c.method === 'browsingContext.navigate')).to.have.length(1);
+  });
+
+  it('re-issues once when the page won before ours committed, and says so', async function () {
+    fake = await tabOver([pageWins, oursArrives]);
+    const arrival = await navigateTab(fake.tab, TARGET, OPTIONS);
+    expect(arrival).to.include({ url: TARGET, outcome: 'reissued' });
+    expect(arrival.note).to.include('re-issued');
+    expect(fake.peer.commands.filter((c) => c.method === 'browsingContext.navigate')).to.have.length(2);
+  });
+
+  it('reports superseded, and where the tab is, when the page wins twice; never a third try', async function () {
+    fake = await tabOver([pageWins, pageWins]);
+    const arrival = await navigateTab(fake.tab, TARGET, OPTIONS);
+    expect(arrival).to.include({ url: PAGE_OWN, outcome: 'superseded' });
+    expect(arrival.note).to.include(TARGET);
+    expect(fake.peer.commands.filter((c) => c.method === 'browsingContext.navigate')).to.have.length(2);
+  });
+
+  it('reports navigated_on, without re-issuing, when ours committed and the page then moved on', async function () {
+    fake = await tabOver([
+      (reply, id) => {
+        reply.event('browsingContext.navigationCommitted', { context: CONTEXT, navigation: id, url: TARGET, timestamp: 0 });
+        return pageWins(reply, id);
+      },
+    ]);
+    const arrival = await navigateTab(fake.tab, TARGET, OPTIONS);
+    expect(arrival).to.include({ url: PAGE_OWN, outcome: 'navigated_on' });
+    expect(fake.peer.commands.filter((c) => c.method === 'browsingContext.navigate')).to.have.length(1);
+  });
+
+  it('still fails with navigation_failed on a real load error', async function () {
+    fake = await tabOver([() => ({ now: { url: 'about:neterror', title: '' }, error: 'Error: NS_ERROR_CONNECTION_REFUSED' })]);
+    const error = await navigateTab(fake.tab, TARGET, OPTIONS).then(() => null, (e) => e);
+    expect(error?.code).to.equal('navigation_failed');
+    expect(error.details.reason).to.equal('NS_ERROR_CONNECTION_REFUSED');
+  });
+});
