@@ -1,9 +1,9 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { BrowserManager } from '../browser/manager.js';
 import type { ServerOptions } from '../config.js';
 import { isToolError } from '../errors.js';
 import { createMcpServer } from '../mcp/server.js';
 import { Session } from '../mcp/session.js';
+import { LineStdioTransport } from '../mcp/stdio.js';
 import { onShutdown } from './lifecycle.js';
 
 /** `firefox-use mcp`: one MCP session over stdio, one owned Firefox. */
@@ -19,7 +19,7 @@ export async function runStdio(options: ServerOptions): Promise<void> {
     { stdinClose: true },
   );
   server.onclose = () => void exit(0);
-  await server.connect(new StdioServerTransport());
+  await server.connect(new LineStdioTransport());
   // Start Firefox now so the first call does not pay for it; a failure is reported by the first call instead.
   manager.get().catch((error: unknown) => {
     const hint = isToolError(error) ? `${error.code}: ${error.message}` : String(error);
