@@ -9,14 +9,15 @@ import { renderText } from './render.js';
 import type { Session } from './session.js';
 
 /** Turns a zod failure into one readable line naming each field and what it expected. */
-export function describeZodError(error: z.ZodError): { message: string; fields: string[] } {
+export function describeZodError(error: z.ZodError): { message: string; field: string } {
   const fields: string[] = [];
   const parts = error.issues.slice(0, 5).map((issue) => {
     const field = issue.path.length ? issue.path.join('.') : issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '(arguments)';
     fields.push(field);
     return `${field}: ${issue.message}`;
   });
-  return { message: parts.join('; '), fields };
+  // One field (the first), like every other invalid_arguments; the message names each.
+  return { message: parts.join('; '), field: fields[0] ?? '(arguments)' };
 }
 
 export function errorResult(error: unknown): CallToolResult {
@@ -66,10 +67,15 @@ async function withOpenedTabs(response: ToolResponse<Record<string, unknown>>, s
 export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, options: ServerOptions): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {
-    const { message, fields } = describeZodError(parsed.error);
-    return errorResult(new ToolError('invalid_arguments', message, { fields }));
+    const { message, field } = describeZodError(parsed.error);
+    return errorResult(new ToolError('invalid_arguments', message, { field }));
   }
   const args = parsed.data as Record<string, unknown>;
+  try {
+    tool.checkArgs?.(args);
+  } catch (error) {
+    return errorResult(error);
+  }
   const context: ToolContext = { session, options, browser: () => session.browser() };
   try {
     if (tool.scope === 'session') {

@@ -47,6 +47,8 @@ interface ToolBase<In extends z.ZodObject, Out extends z.ZodObject> {
    * lists them and the fuzz test fails on any other.
    */
   errors: readonly ErrorCode[];
+  /** Checks across fields a schema cannot state (which fields fit which action); throws invalid_arguments. Runs before anything else. */
+  checkArgs?: (args: z.infer<In>) => void;
   /** Listed only when the server options allow it (e.g. javascript_tool behind --allow-javascript). */
   enabled?: (options: ServerOptions) => boolean;
 }
