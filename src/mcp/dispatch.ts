@@ -10,14 +10,15 @@ import type { Session } from './session.js';
 
 /** Turns a zod failure into one readable line naming each field and what it expected. */
 export function describeZodError(error: z.ZodError): { message: string; field: string } {
-  const fields: string[] = [];
   const parts = error.issues.slice(0, 5).map((issue) => {
-    const field = issue.path.length ? issue.path.join('.') : issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '(arguments)';
-    fields.push(field);
-    return `${field}: ${issue.message}`;
+    const where = issue.path.length ? issue.path.join('.') : issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '(arguments)';
+    return `${where}: ${issue.message}`;
   });
-  // One field (the first), like every other invalid_arguments; the message names each.
-  return { message: parts.join('; '), field: fields[0] ?? '(arguments)' };
+  // One field, the argument the first issue is in (coordinate, not coordinate.0), like every other invalid_arguments;
+  // the message says where inside it.
+  const first = error.issues[0];
+  const field = first?.path.length ? String(first.path[0]) : first?.code === 'unrecognized_keys' ? (first.keys[0] ?? '(arguments)') : '(arguments)';
+  return { message: parts.join('; '), field };
 }
 
 export function errorResult(error: unknown): CallToolResult {
