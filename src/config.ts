@@ -2,6 +2,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ToolError } from './errors.js';
 
+/** How much the pages of one session may download (--download-quota FILES,MB). */
+export interface DownloadLimits {
+  files: number;
+  bytes: number;
+}
+
 export interface ServerOptions {
   profile: string;
   isolated: boolean;
@@ -21,6 +27,7 @@ export interface ServerOptions {
   /** Not a flag: file: URLs that a `run` script or `regress` config names itself, which load without the flag. */
   scriptFiles?: string[];
   uploadRoots: string[];
+  downloadQuota: DownloadLimits;
   port?: number;
   host: string;
   token?: string;
@@ -30,7 +37,7 @@ export interface ServerOptions {
   webdriverUrl?: string;
 }
 
-type Kind = 'string' | 'boolean' | 'number' | 'list' | 'viewport';
+type Kind = 'string' | 'boolean' | 'number' | 'list' | 'viewport' | 'quota';
 
 export interface FlagSpec {
   flag: string;
@@ -56,6 +63,7 @@ export const FLAGS: FlagSpec[] = [
   { flag: 'allow-unrestricted-file-access', key: 'allowUnrestrictedFileAccess', kind: 'boolean', help: 'Let file: URLs load (local files)', defaultText: 'false' },
   { flag: 'shared-browser-context', key: 'sharedBrowserContext', kind: 'boolean', help: 'serve: all sessions share one cookie jar and storage', defaultText: 'false' },
   { flag: 'upload-root', key: 'uploadRoots', kind: 'list', help: 'Directories file_upload may read from', defaultText: 'the output dir' },
+  { flag: 'download-quota', key: 'downloadQuota', kind: 'quota', help: 'Files and MiB the pages of one session may download (FILES,MB)', defaultText: '20,100' },
   { flag: 'port', key: 'port', kind: 'number', help: 'serve: TCP port', defaultText: '8931' },
   { flag: 'host', key: 'host', kind: 'string', help: 'serve: address to bind', defaultText: '127.0.0.1' },
   { flag: 'token', key: 'token', kind: 'string', help: 'serve: bearer token clients must send (visible in ps: prefer FIREFOX_USE_TOKEN or --token-file)', defaultText: 'none' },
@@ -79,6 +87,7 @@ export function defaultOptions(): ServerOptions {
     allowUnrestrictedFileAccess: false,
     sharedBrowserContext: false,
     uploadRoots: [],
+    downloadQuota: { files: 20, bytes: 100 * 1024 * 1024 },
     host: '127.0.0.1',
   };
 }
@@ -105,6 +114,11 @@ function convert(spec: FlagSpec, raw: unknown, where: string): unknown {
       if (Array.isArray(raw)) return raw.map(String);
       if (typeof raw === 'string') return raw.split(',').map((part) => part.trim()).filter(Boolean);
       throw bad('a comma-separated list');
+    case 'quota': {
+      const match = /^\s*(\d{1,6})\s*(?:,\s*(\d{1,7})\s*)?$/.exec(String(raw));
+      if (!match || Number(match[1]) < 1 || Number(match[2] ?? 100) < 1) throw bad('FILES or FILES,MB such as 20,100');
+      return { files: Number(match[1]), bytes: Number(match[2] ?? 100) * 1024 * 1024 };
+    }
     case 'viewport': {
       const match = /^(\d{2,5})x(\d{2,5})$/.exec(String(raw));
       if (!match) throw bad('WIDTHxHEIGHT such as 1280x800');

@@ -10,6 +10,8 @@ import { OriginGuard, type OriginRules } from './interception.js';
 import { MAX_REFS, RefRegistry } from './refs.js';
 import { attachConsoleLog } from './console-log.js';
 import { attachDownloads, routeDownloads } from './downloads.js';
+import { DownloadQuota } from './download-quota.js';
+import type { DownloadLimits } from '../config.js';
 import { attachNetworkLog } from './network-log.js';
 import { mapBidiError } from './bidi-errors.js';
 import { Tab, type TabTimeouts } from './tab.js';
@@ -19,6 +21,8 @@ export interface BrowserOptions extends LaunchOptions {
   timeouts: TabTimeouts;
   /** Where page-triggered downloads land. */
   outputDir?: string;
+  /** How much the pages of one session (user context) may download; unlimited when left out. */
+  downloadQuota?: DownloadLimits;
   /** --allowed-origins / --blocked-origins, enforced on every request by network interception. */
   origins?: OriginRules;
 }
@@ -78,6 +82,8 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   /** Isolated groups, each with the folder its downloads go to (undefined: the server's output dir). */
   private readonly isolatedGroups = new Map<string, string | undefined>();
   private readonly userContexts = new Map<string, Promise<string>>();
+  /** Per session (user context; '' for the default one): downloads past it are refused and deleted. */
+  readonly downloadQuota: DownloadQuota | null;
 
   private constructor(
     readonly bidi: BidiConnection,
@@ -86,6 +92,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     readonly version: string,
   ) {
     super();
+    this.downloadQuota = options.downloadQuota ? new DownloadQuota(options.downloadQuota, (key) => this.denyDownloads(key)) : null;
   }
 
   static async launch(options: BrowserOptions): Promise<Browser> {
@@ -254,6 +261,18 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     this.isolatedGroups.set(groupId, downloadDir);
   }
 
+  /** The download-quota key of a tab: its group when that has a user context of its own, else '' (the default context). */
+  downloadKeyOf(tab: Tab): string {
+    return tab.groupId !== null && this.isolatedGroups.has(tab.groupId) ? tab.groupId : '';
+  }
+
+  /** From now on Firefox refuses the downloads of this key's user context ('' : the default context). */
+  private async denyDownloads(key: string): Promise<void> {
+    const userContext = key ? await this.userContexts.get(key) : undefined;
+    if (key && !userContext) return;
+    await this.bidi.send('browser.setDownloadBehavior', { downloadBehavior: { type: 'denied' }, ...(userContext ? { userContexts: [userContext] } : {}) });
+  }
+
   /** The group's user context, made on first need; undefined (the default context) for a group that shares it. */
   private userContextOf(groupId: string): Promise<string> | undefined {
     if (!this.isolatedGroups.has(groupId)) return undefined;
@@ -274,6 +293,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   async releaseGroup(groupId: string): Promise<void> {
     await Promise.all(this.tabsOfGroup(groupId).map((tab) => this.closeTab(tab, false).catch(() => false)));
     this.isolatedGroups.delete(groupId);
+    this.downloadQuota?.forget(groupId);
     const made = this.userContexts.get(groupId);
     this.userContexts.delete(groupId);
     const userContext = await made?.catch(() => null);

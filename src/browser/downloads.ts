@@ -10,7 +10,10 @@ export interface Download {
   id: string;
   url: string;
   suggestedFilename: string;
-  status: 'in_progress' | 'complete' | 'canceled';
+  /** refused: over the session's download quota (see `refused`); a file that was written anyway is deleted. */
+  status: 'in_progress' | 'complete' | 'canceled' | 'refused';
+  /** Why it was refused. */
+  refused?: string;
   /** Absolute path in the output dir once complete. */
   path?: string;
   startedAt: number;
@@ -36,21 +39,28 @@ function stateOf(tab: Tab): TabDownloads {
  * A Firefox without the command keeps its own download handling; that is reported, not fatal.
  */
 export async function attachDownloads(browser: Browser, outputDir: string): Promise<void> {
-  const all = new Map<string, { tab: Tab; download: Download }>();
+  const all = new Map<string, { tab: Tab; download: Download; key: string }>();
   browser.bidi.on('browsingContext.downloadWillBegin', (event) => {
     const tab = browser.tabForContext(event.context);
     if (!tab) return;
     const download: Download = { id: event.download, url: event.url, suggestedFilename: event.suggestedFilename, status: 'in_progress', startedAt: event.timestamp };
-    all.set(download.id, { tab, download });
+    const key = browser.downloadKeyOf(tab);
+    browser.downloadQuota?.begin(key, download.id);
+    all.set(download.id, { tab, download, key });
     stateOf(tab).events.emit('begin', download);
   });
   browser.bidi.on('browsingContext.downloadEnd', (event) => {
     const known = all.get(event.download);
     if (!known) return;
     all.delete(event.download);
-    known.download.status = event.status;
-    if (event.status === 'complete' && event.filepath) known.download.path = event.filepath;
-    stateOf(known.tab).events.emit('end', known.download);
+    const path = event.status === 'complete' ? event.filepath ?? undefined : undefined;
+    // The quota deletes a file it refuses before the download is reported.
+    void (browser.downloadQuota?.end(known.key, event.download, path) ?? Promise.resolve(null)).then((refused) => {
+      known.download.status = refused ? 'refused' : event.status;
+      if (refused) known.download.refused = refused;
+      else if (path) known.download.path = path;
+      stateOf(known.tab).events.emit('end', known.download);
+    });
   });
   await routeDownloads(browser.bidi, outputDir);
 }
@@ -162,6 +172,7 @@ export function describeDownloads(downloads: Download[]): string {
     .map((download) => {
       if (download.status === 'complete') return `Downloaded ${download.suggestedFilename} to ${download.path ?? '(path unknown)'}`;
       if (download.status === 'canceled') return `Download of ${download.suggestedFilename} was canceled`;
+      if (download.status === 'refused') return `Download of ${download.suggestedFilename} refused: ${download.refused}`;
       return `Download of ${download.suggestedFilename} is still in progress`;
     })
     .join('\n');

@@ -42,6 +42,7 @@ export class BrowserManager {
           headed: this.options.headed,
           viewport: this.options.viewport,
           outputDir: this.options.outputDir,
+          downloadQuota: this.options.downloadQuota,
           timeouts: { action: this.options.timeoutAction, navigation: this.options.timeoutNavigation },
           origins: { allowedOrigins: this.options.allowedOrigins, blockedOrigins: this.options.blockedOrigins },
         };

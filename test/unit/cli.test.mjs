@@ -170,12 +170,24 @@ describe('cli: option precedence (flag > env > config > default)', function () {
   });
 
   it('every flag is read from FIREFOX_USE_<FLAG>', function () {
-    const samples = { string: 'x', boolean: 'true', number: '1234', list: 'a,b', viewport: '640x480' };
+    const samples = { string: 'x', boolean: 'true', number: '1234', list: 'a,b', viewport: '640x480', quota: '5,7' };
     for (const spec of FLAGS) {
       const options = resolveOptions({}, { [envName(spec.flag)]: samples[spec.kind] });
       const defaults = resolveOptions({}, {});
       expect(options[spec.key], `${envName(spec.flag)} sets ${spec.key}`).not.to.deep.equal(defaults[spec.key]);
     }
+  });
+
+  it('--download-quota takes FILES or FILES,MB and refuses anything else (issue 15 item 21)', async function () {
+    expect(resolveOptions({}, {}).downloadQuota).to.deep.equal({ files: 20, bytes: 100 * 1024 * 1024 });
+    expect(resolveOptions({ 'download-quota': '5' }, {}).downloadQuota).to.deep.equal({ files: 5, bytes: 100 * 1024 * 1024 });
+    expect(resolveOptions({ 'download-quota': '3, 1' }, {}).downloadQuota).to.deep.equal({ files: 3, bytes: 1024 * 1024 });
+    for (const bad of ['0', '5,0', 'lots', '-1,5', '5,5,5']) {
+      expect(() => resolveOptions({ 'download-quota': bad }, {}), bad).to.throw(/download-quota: expected FILES or FILES,MB/);
+    }
+    const result = await cli(['doctor', '--download-quota', 'none']);
+    expect(result.code).to.equal(2);
+    expect(result.stderr).to.include('download-quota');
   });
 
   it('an unknown config key or unreadable config file is invalid_arguments', function () {
