@@ -18,15 +18,16 @@ describe('security: download quota per session', function () {
   this.timeout(180_000);
   let site;
   let server;
-  /** Downloads whose response the fixture server has finished sending. */
-  let served = 0;
+  /** Requests for a file the fixture server has had. */
+  let hits = 0;
 
   before(async function () {
     site = await startFixtureServer({
       '/file': (req, res, url) => {
+        hits++;
         const size = Number(url.searchParams.get('kb') ?? 64) * KB;
         res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': `attachment; filename="f${url.searchParams.get('n')}.bin"`, 'content-length': size });
-        res.end(Buffer.alloc(size, 120), () => served++);
+        res.end(Buffer.alloc(size, 120));
       },
       '/flood': (req, res, url) =>
         res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>flood</title>
@@ -55,15 +56,16 @@ describe('security: download quota per session', function () {
   it('stops a page that writes 40 files in one click at the default quota (20 files) and says so', async function () {
     server = await startServer();
     const tabId = (await server.ok('tabs_create_mcp', { url: site.url('/flood') })).structuredContent.tabId;
-    served = 0;
+    hits = 0;
     const click = await server.call('computer', { tabId, action: 'left_click', coordinate: [100, 30] });
     expect(click.isError, server.text(click)).to.not.equal(true);
-    // Every download Firefox started has ended (no .part file) and the quota has deleted what it refused.
+    // The page asked for all 40, every download Firefox started has ended (no .part file), and the quota has deleted
+    // what it refused.
     const settled = await waitFor(() => {
       const { done, partial } = filesIn(server.outputDir);
-      return partial.length === 0 && done.length <= 20 && done.length > 0;
+      return hits === 40 && partial.length === 0 && done.length <= 20 && done.length > 0;
     }, 60_000, 200);
-    expect(settled, JSON.stringify(filesIn(server.outputDir))).to.equal(true);
+    expect(settled, `${hits} requests; ${JSON.stringify(filesIn(server.outputDir))}\n${server.text(click)}`).to.equal(true);
     // One more round trip: a refused file that finished late is gone too.
     const later = await server.call('navigate', { tabId, url: site.url('/file?n=late&kb=4') });
     expect(server.text(later)).to.match(/download quota \(20 files, 100 MiB\) is used up/);

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Network } from 'webdriver-bidi-protocol';
+import type { BrowsingContext, Network } from 'webdriver-bidi-protocol';
 import type { BidiConnection } from '../bidi/connection.js';
 import type { Browser } from './browser.js';
 import { makeOutputDir } from './output.js';
@@ -35,27 +35,39 @@ function stateOf(tab: Tab): TabDownloads {
 }
 
 /**
+ * The id that ties a download's end to its start. Firefox ESR 153 leaves out the spec's `download` id and sends the
+ * navigation id (null for some downloads): then the context and URL stand in for it.
+ */
+export function downloadIdOf(event: BrowsingContext.DownloadWillBeginParams | BrowsingContext.DownloadEndParams): string {
+  const given = event as { download?: string; navigation: string | null };
+  return given.download ?? given.navigation ?? `${event.context} ${event.url}`;
+}
+
+/**
  * Sends every page-triggered download to `outputDir` (browser.setDownloadBehavior) and tracks each one per tab.
  * A Firefox without the command keeps its own download handling; that is reported, not fatal.
  */
 export async function attachDownloads(browser: Browser, outputDir: string): Promise<void> {
-  const all = new Map<string, { tab: Tab; download: Download; key: string }>();
+  const all = new Map<string, Array<{ tab: Tab; download: Download; key: string }>>();
   browser.bidi.on('browsingContext.downloadWillBegin', (event) => {
     const tab = browser.tabForContext(event.context);
     if (!tab) return;
-    const download: Download = { id: event.download, url: event.url, suggestedFilename: event.suggestedFilename, status: 'in_progress', startedAt: event.timestamp };
+    const download: Download = { id: downloadIdOf(event), url: event.url, suggestedFilename: event.suggestedFilename, status: 'in_progress', startedAt: event.timestamp };
     const key = browser.downloadKeyOf(tab);
     browser.downloadQuota?.begin(key, download.id);
-    all.set(download.id, { tab, download, key });
+    // Two downloads of one URL may share an id (see downloadIdOf): they end in the order they began.
+    all.set(download.id, [...(all.get(download.id) ?? []), { tab, download, key }]);
     stateOf(tab).events.emit('begin', download);
   });
   browser.bidi.on('browsingContext.downloadEnd', (event) => {
-    const known = all.get(event.download);
+    const id = downloadIdOf(event);
+    const [known, ...rest] = all.get(id) ?? [];
     if (!known) return;
-    all.delete(event.download);
+    if (rest.length) all.set(id, rest);
+    else all.delete(id);
     const path = event.status === 'complete' ? event.filepath ?? undefined : undefined;
     // The quota deletes a file it refuses before the download is reported.
-    void (browser.downloadQuota?.end(known.key, event.download, path) ?? Promise.resolve(null)).then((refused) => {
+    void (browser.downloadQuota?.end(known.key, id, path) ?? Promise.resolve(null)).then((refused) => {
       known.download.status = refused ? 'refused' : event.status;
       if (refused) known.download.refused = refused;
       else if (path) known.download.path = path;
