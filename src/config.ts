@@ -28,6 +28,12 @@ export interface ServerOptions {
   scriptFiles?: string[];
   uploadRoots: string[];
   downloadQuota: DownloadLimits;
+  /** Open tabs per session (tab group). */
+  maxTabs: number;
+  /** serve: MCP sessions at once. */
+  maxSessions: number;
+  /** serve: a session no request touched for this long is closed. */
+  sessionIdleSeconds: number;
   port?: number;
   host: string;
   token?: string;
@@ -64,6 +70,9 @@ export const FLAGS: FlagSpec[] = [
   { flag: 'shared-browser-context', key: 'sharedBrowserContext', kind: 'boolean', help: 'serve: all sessions share one cookie jar and storage', defaultText: 'false' },
   { flag: 'upload-root', key: 'uploadRoots', kind: 'list', help: 'Directories file_upload may read from', defaultText: 'the output dir' },
   { flag: 'download-quota', key: 'downloadQuota', kind: 'quota', help: 'Files and MiB the pages of one session may download (FILES,MB)', defaultText: '20,100' },
+  { flag: 'max-tabs', key: 'maxTabs', kind: 'number', help: 'Open tabs one session may have', defaultText: '30' },
+  { flag: 'max-sessions', key: 'maxSessions', kind: 'number', help: 'serve: MCP sessions at once', defaultText: '16' },
+  { flag: 'session-idle-seconds', key: 'sessionIdleSeconds', kind: 'number', help: 'serve: close a session no request touched for this many seconds', defaultText: '1800' },
   { flag: 'port', key: 'port', kind: 'number', help: 'serve: TCP port', defaultText: '8931' },
   { flag: 'host', key: 'host', kind: 'string', help: 'serve: address to bind', defaultText: '127.0.0.1' },
   { flag: 'token', key: 'token', kind: 'string', help: 'serve: bearer token clients must send (visible in ps: prefer FIREFOX_USE_TOKEN or --token-file)', defaultText: 'none' },
@@ -88,6 +97,9 @@ export function defaultOptions(): ServerOptions {
     sharedBrowserContext: false,
     uploadRoots: [],
     downloadQuota: { files: 20, bytes: 100 * 1024 * 1024 },
+    maxTabs: 30,
+    maxSessions: 16,
+    sessionIdleSeconds: 1800,
     host: '127.0.0.1',
   };
 }

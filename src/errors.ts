@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   profile_locked: 'Another Firefox uses this profile. Close it, or start with --isolated or another --profile.',
   firefox_not_found: 'No Firefox binary was found. Install it or set --firefox / FIREFOX_BIN.',
   launch_failed: 'Firefox was found but did not start; the message carries its output.',
+  limit_reached: 'A limit the server sets was reached (`limit` names it: max-tabs). Nothing was done; close something first.',
   not_found: 'What was asked for does not exist (a file, an element, a history entry).',
   javascript_error: 'The code passed to javascript_tool threw; the message carries its error.',
   internal_error: 'A bug in firefox-use. The message says where; please report it.',

@@ -21,6 +21,8 @@ export interface BrowserOptions extends LaunchOptions {
   timeouts: TabTimeouts;
   /** Where page-triggered downloads land. */
   outputDir?: string;
+  /** Open tabs one group (session) may have: tabs_create_mcp past it is limit_reached, a page's popup past it is closed. */
+  maxTabsPerGroup?: number;
   /** How much the pages of one session (user context) may download; unlimited when left out. */
   downloadQuota?: DownloadLimits;
   /** --allowed-origins / --blocked-origins, enforced on every request by network interception. */
@@ -70,7 +72,13 @@ export interface ContextNode {
  * The one BiDi session of one Firefox process, and the tabs in it. Every MCP session shares it; which tabs a
  * session may use is decided above, by tab groups.
  */
-export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed: [Error]; contextDestroyed: [string] }> {
+export class Browser extends EventEmitter<{
+  tabOpenedByPage: [Tab, Tab];
+  /** A page of the group opened a tab past maxTabsPerGroup; it was closed. */
+  tabRefused: [string, string];
+  crashed: [Error];
+  contextDestroyed: [string];
+}> {
   private readonly tabsById = new Map<number, Tab>();
   private readonly tabsByContext = new Map<string, Tab>();
   readonly contexts = new Map<string, ContextNode>();
@@ -84,6 +92,8 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   private readonly userContexts = new Map<string, Promise<string>>();
   /** Per session (user context; '' for the default one): downloads past it are refused and deleted. */
   readonly downloadQuota: DownloadQuota | null;
+  /** Tabs being opened by createTab, per group: counted against maxTabsPerGroup. */
+  private readonly creating = new Map<string, number>();
 
   private constructor(
     readonly bidi: BidiConnection,
@@ -168,6 +178,11 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     if (parent !== null || this.tabsByContext.has(info.context)) return;
     // A top-level context a page opened (window.open, target=_blank) joins its opener's group.
     const opener = info.originalOpener ? this.tabForContext(info.originalOpener) : undefined;
+    if (opener && !opener.isClosed && opener.groupId !== null && this.tabsOfGroup(opener.groupId).length >= this.maxTabs) {
+      void this.bidi.send('browsingContext.close', { context: info.context }).catch(() => undefined);
+      this.emit('tabRefused', opener.groupId, info.url);
+      return;
+    }
     if (opener && !opener.isClosed) {
       const tab = this.adopt(info.context, opener.groupId);
       this.emit('tabOpenedByPage', tab, opener);
@@ -309,12 +324,26 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
    */
   async createTab(groupId: string, opts: { viewport?: { width: number; height: number }; foreground?: 'tab' | 'window' } = {}): Promise<Tab> {
     this.assertAlive();
-    const userContext = await this.userContextOf(groupId);
-    const created = await this.bidi.send(
-      'browsingContext.create',
-      { type: opts.foreground === 'window' ? 'window' : 'tab', background: !opts.foreground, ...(userContext ? { userContext } : {}) },
-      { timeout: this.options.timeouts.action },
-    );
+    const pending = this.creating.get(groupId) ?? 0;
+    if (this.tabsOfGroup(groupId).length + pending >= this.maxTabs) {
+      throw new ToolError('limit_reached', `This session already has ${this.maxTabs} tabs, its limit (--max-tabs). Close one with tabs_close_mcp first.`, {
+        limit: 'max-tabs',
+      });
+    }
+    this.creating.set(groupId, pending + 1);
+    let created: BrowsingContext.CreateResult;
+    try {
+      const userContext = await this.userContextOf(groupId);
+      created = await this.bidi.send(
+        'browsingContext.create',
+        { type: opts.foreground === 'window' ? 'window' : 'tab', background: !opts.foreground, ...(userContext ? { userContext } : {}) },
+        { timeout: this.options.timeouts.action },
+      );
+    } finally {
+      const left = (this.creating.get(groupId) ?? 1) - 1;
+      if (left > 0) this.creating.set(groupId, left);
+      else this.creating.delete(groupId);
+    }
     const viewport = opts.viewport ?? this.options.viewport;
     const tab = this.tabsByContext.get(created.context) ?? this.adopt(created.context, groupId, false);
     tab.groupId = groupId;
@@ -348,6 +377,10 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     tab.markClosed('closed_by_tool');
     this.forget(tab);
     return true;
+  }
+
+  private get maxTabs(): number {
+    return this.options.maxTabsPerGroup ?? Infinity;
   }
 
   tabsOfGroup(groupId: string): Tab[] {

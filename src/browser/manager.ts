@@ -43,6 +43,7 @@ export class BrowserManager {
           viewport: this.options.viewport,
           outputDir: this.options.outputDir,
           downloadQuota: this.options.downloadQuota,
+          maxTabsPerGroup: this.options.maxTabs,
           timeouts: { action: this.options.timeoutAction, navigation: this.options.timeoutNavigation },
           origins: { allowedOrigins: this.options.allowedOrigins, blockedOrigins: this.options.blockedOrigins },
         };

@@ -16,6 +16,8 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 interface Live {
   transport: StreamableHTTPServerTransport;
   session: Session;
+  /** Date.now() of the last request on the session: idle ones are closed. */
+  lastSeen: number;
 }
 
 function isLoopbackHost(host: string): boolean {
@@ -78,6 +80,21 @@ export async function runServe(options: ServerOptions): Promise<void> {
   }
   const manager = new BrowserManager(options);
   const live = new Map<string, Live>();
+  /** Initializes being answered: they count against --max-sessions too. */
+  let initializing = 0;
+  // Idle sessions are closed (tabs, user context, the transport): a client that went away frees its share.
+  const idleMs = options.sessionIdleSeconds * 1000;
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [id, entry] of live) {
+      if (now - entry.lastSeen < idleMs) continue;
+      live.delete(id);
+      process.stderr.write(`firefox-use: closed MCP session ${id}: idle for ${options.sessionIdleSeconds} s (--session-idle-seconds)\n`);
+      void entry.transport.close().catch(() => undefined);
+      void entry.session.close();
+    }
+  }, Math.min(60_000, Math.max(1_000, idleMs / 4)));
+  sweep.unref();
   const expectedToken = options.token ? Buffer.from(options.token) : null;
 
   const authorized = (req: IncomingMessage): string | null => {
@@ -106,16 +123,22 @@ export async function runServe(options: ServerOptions): Promise<void> {
       const sessionId = req.headers['mcp-session-id'];
       const body = req.method === 'POST' ? await readBody(req) : undefined;
       const existing = typeof sessionId === 'string' ? live.get(sessionId) : undefined;
-      if (existing) return existing.transport.handleRequest(req, res, body);
-      if (sessionId) return send(res, 404, 'Unknown or ended MCP session; initialize a new one.');
+      if (existing) {
+        existing.lastSeen = Date.now();
+        return existing.transport.handleRequest(req, res, body);
+      }
+      if (sessionId) return send(res, 404, 'Unknown or ended MCP session (closed, or idle too long); initialize a new one.');
       if (req.method !== 'POST' || !isInitializeRequest(body)) return send(res, 400, 'No MCP session: send an initialize request first.');
+      if (live.size + initializing >= options.maxSessions) {
+        return send(res, 503, `The server already has ${options.maxSessions} MCP sessions, its limit (--max-sessions). End one (DELETE /mcp) or try again later.`);
+      }
       const own = options.sharedBrowserContext ? undefined : join(options.outputDir, 'sessions', randomUUID());
       const session = new Session(manager, !options.sharedBrowserContext, own);
       const sessionOptions = own ? privateOutput(options, own) : options;
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          live.set(id, { transport, session });
+          live.set(id, { transport, session, lastSeen: Date.now() });
         },
       });
       transport.onclose = () => {
@@ -123,14 +146,25 @@ export async function runServe(options: ServerOptions): Promise<void> {
         void session.close();
       };
       const server = createMcpServer(session, sessionOptions);
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
+      initializing++;
+      try {
+        await server.connect(transport);
+        await transport.handleRequest(req, res, body);
+      } finally {
+        initializing--;
+        // A rejected initialize (bad version, bad params) made no session: free what was allocated for it.
+        if (!transport.sessionId || !live.has(transport.sessionId)) {
+          await server.close().catch(() => undefined);
+          await session.close();
+        }
+      }
     })().catch((error: unknown) => {
       if (!res.headersSent) send(res, 400, (error as Error).message);
     });
   });
 
   onShutdown(async () => {
+    clearInterval(sweep);
     http.close();
     await Promise.all([...live.values()].map(({ transport }) => transport.close().catch(() => undefined)));
     await manager.close();

@@ -16,6 +16,8 @@ export class Session {
   private readonly known = new Map<number, Tab>();
   private seenGeneration = 0;
   private lostTabs: number[] = [];
+  /** URLs of tabs pages opened past the tab limit, closed at once, not reported yet. */
+  private refusedTabs: string[] = [];
   /** Tabs and popups the group's pages opened that no reply has reported yet. */
   private unreported: Tab[] = [];
   private readonly unsubscribe: () => void;
@@ -42,8 +44,15 @@ export class Session {
       this.known.set(tab.id, tab);
       this.unreported.push(tab);
     };
+    const onRefused = (groupId: string, url: string) => {
+      if (groupId === this.id) this.refusedTabs.push(url);
+    };
     browser.on('tabOpenedByPage', onPopup);
-    this.detach = () => browser.off('tabOpenedByPage', onPopup);
+    browser.on('tabRefused', onRefused);
+    this.detach = () => {
+      browser.off('tabOpenedByPage', onPopup);
+      browser.off('tabRefused', onRefused);
+    };
   }
 
   /** The live browser; after a crash the first call relaunches it and learns which tabs were lost. */
@@ -60,10 +69,15 @@ export class Session {
 
   /** Tabs lost in a crash that this session has not been told about yet (told once). */
   takeLostTabsNotice(): string | null {
-    if (this.lostTabs.length === 0) return null;
-    const ids = this.lostTabs.join(', ');
+    const notices: string[] = [];
+    if (this.lostTabs.length) notices.push(`Firefox had stopped and was restarted on the same profile; earlier tabs (${this.lostTabs.join(', ')}) are gone.`);
+    if (this.refusedTabs.length) {
+      const count = this.refusedTabs.length;
+      notices.push(`A page opened ${count === 1 ? 'a tab' : `${count} tabs`} past this session's tab limit (--max-tabs); closed at once.`);
+    }
     this.lostTabs = [];
-    return `Firefox had stopped and was restarted on the same profile; earlier tabs (${ids}) are gone.`;
+    this.refusedTabs = [];
+    return notices.length ? notices.join('\n') : null;
   }
 
   /** The tabs pages opened since the last call that reported them (each is reported once); still-open ones only. */

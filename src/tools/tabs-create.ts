@@ -10,7 +10,7 @@ export const tabsCreateTool = defineTool({
     "Opens a new tab in this session's group, in the background, optionally loading `url` (waits for it to load). " +
     'Returns the new tab id; pass it as tabId to the other tools.',
   scope: 'session',
-  errors: ['tab_closed', 'dialog_open', 'navigation_timeout', 'navigation_failed', 'origin_blocked'],
+  errors: ['tab_closed', 'dialog_open', 'navigation_timeout', 'navigation_failed', 'origin_blocked', 'limit_reached'],
   input: z.strictObject({
     url: navigationTargetSchema.optional().describe('Page to load in the new tab; blank when left out.'),
   }),
