@@ -1,6 +1,7 @@
 import type { ServerOptions } from '../config.js';
 import { Browser, type BrowserOptions } from './browser.js';
 import { connectRemote } from './remote.js';
+import { readStorageState } from './storage.js';
 
 /**
  * Owns the one Browser of a server: launches it on first need, and again after a crash. Every MCP session asks it
@@ -44,6 +45,7 @@ export class BrowserManager {
           outputDir: this.options.outputDir,
           timeouts: { action: this.options.timeoutAction, navigation: this.options.timeoutNavigation },
           origins: { allowedOrigins: this.options.allowedOrigins, blockedOrigins: this.options.blockedOrigins },
+          ...(this.options.storageState ? { storageState: readStorageState(this.options.storageState) } : {}),
         };
         const browser = this.options.webdriverUrl ? await connectRemote(this.options.webdriverUrl, launch) : await Browser.launch(launch);
         this.generation++;
