@@ -27,6 +27,8 @@ export interface ServerOptions {
   token?: string;
   /** serve: read the token from this file (not visible in `ps`, unlike --token). */
   tokenFile?: string;
+  /** Close Firefox after this many milliseconds without a call; the next call starts it again. Unset: keep it. */
+  idleTimeout?: number;
   /** A remote WebDriver endpoint (Selenium Grid, geckodriver) to create the session on instead of launching Firefox. */
   webdriverUrl?: string;
   /** Tool groups listed beyond the default ones (storage). */
@@ -70,6 +72,7 @@ export const FLAGS: FlagSpec[] = [
   { flag: 'caps', key: 'caps', kind: 'list', help: 'Tool groups to list beyond the default ones: storage (see docs/tools.md)', defaultText: 'none' },
   { flag: 'tools', key: 'tools', kind: 'list', help: 'List only these tools (comma-separated names)', defaultText: 'all of the groups' },
   { flag: 'storage-state', key: 'storageState', kind: 'string', help: 'Load cookies and localStorage from this Playwright storage-state JSON file', defaultText: 'none' },
+  { flag: 'idle-timeout', key: 'idleTimeout', kind: 'number', help: 'Close Firefox after this many milliseconds without a call (the next call starts it again; a named profile keeps its cookies)', defaultText: 'never' },
   { flag: 'webdriver-url', key: 'webdriverUrl', kind: 'string', help: 'Create the session on this remote WebDriver endpoint (Selenium Grid, geckodriver) instead of launching Firefox', defaultText: 'none' },
 ];
 
