@@ -21,6 +21,8 @@ export interface NetworkEntry {
   /** Why it failed (network.fetchError), e.g. NS_ERROR_CONNECTION_REFUSED or a blocked origin. */
   error?: string;
   startedAt: number;
+  /** When the response completed or the request failed (the event's timestamp). */
+  endedAt?: number;
 }
 
 export const NETWORK_CAPACITY = 1000;
@@ -96,6 +98,7 @@ export function attachNetworkLog(browser: Browser): void {
     const key = keyOf(event);
     const entry = state.pending.get(key);
     state.pending.delete(key);
+    if (entry) entry.endedAt = event.timestamp;
     return entry;
   };
 
@@ -132,4 +135,23 @@ export function requestsInFlight(tab: Tab, maxAgeMs = 10_000): number {
   let count = 0;
   for (const entry of state.pending.values()) if (entry.startedAt >= since && entry.type !== 'websocket') count++;
   return count;
+}
+
+/**
+ * Requests of the tab that started at or after `since` (an action's start) and are still loading, or answered
+ * after `answeredAfter` (when the page's read of the action began: the page may not have used the answer yet).
+ */
+export function requestsStartedSince(tab: Tab, since: number, answeredAfter: number): { loading: number; answered: number } {
+  const state = logs.get(tab);
+  const counts = { loading: 0, answered: 0 };
+  if (!state) return counts;
+  const entries = state.ring.entries();
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!;
+    if (entry.startedAt < since) break;
+    if (entry.type === 'websocket') continue;
+    if (entry.endedAt === undefined) counts.loading++;
+    else if (entry.endedAt >= answeredAfter) counts.answered++;
+  }
+  return counts;
 }

@@ -52,6 +52,13 @@ export const computerInput = z.strictObject({
     .tuple([z.number().finite(), z.number().finite(), z.number().finite(), z.number().finite()])
     .optional()
     .describe('zoom: [x0, y0, x1, y1] in viewport pixels, x1 > x0 and y1 > y0, inside the viewport.'),
+  paste: z
+    .boolean()
+    .optional()
+    .describe(
+      'type: put text in as one paste instead of key by key: real ctrl+v (cmd+v on macOS) with the text on the browser clipboard, ' +
+        'emptied right after. Code editors (Monaco, CodeMirror) then insert it as it is: no auto-closed brackets or quotes, no re-indent.',
+    ),
   repeat: z.number().int().min(1).max(100).optional().describe('key: how many times to replay the whole sequence (1-100, default 1).'),
   duration: z.number().finite().min(0).max(10).optional().describe('wait: seconds to wait, 0-10.'),
   modifiers: z
