@@ -31,6 +31,7 @@ const COMMANDS: Record<string, CommandSpec> = {
       { flag: 'ci', kind: 'boolean', help: 'A missing baseline is an error (it is still written, for review)', defaultText: 'false' },
       { flag: 'workers', kind: 'string', help: 'Captures in parallel: tabs of one Firefox, another Firefox per 4 workers', defaultText: '1' },
       { flag: 'shard', kind: 'string', help: 'Run only slice I of N (I/N), for a CI matrix', defaultText: 'all' },
+      { flag: 'flaky', kind: 'string', help: 'An unstable page that differs from its baseline beyond the threshold: fail or warn', defaultText: 'fail with --ci, else warn' },
     ],
   },
   'merge-reports': {
@@ -116,15 +117,19 @@ async function main(argv: string[]): Promise<number> {
     case 'regress': {
       const config = parsed.positionals[0];
       const workers = Number(parsed.flags['workers'] ?? 1);
-      if (!config || !Number.isInteger(workers) || workers < 1) {
-        process.stderr.write(`firefox-use regress: ${config ? '--workers takes a positive whole number' : 'name a CONFIG file'}.\n`);
+      const ci = Boolean(parsed.flags['ci']);
+      const flaky = parsed.flags['flaky'] ?? (ci ? 'fail' : 'warn');
+      if (!config || !Number.isInteger(workers) || workers < 1 || (flaky !== 'fail' && flaky !== 'warn')) {
+        const why = !config ? 'name a CONFIG file' : flaky !== 'fail' && flaky !== 'warn' ? '--flaky takes fail or warn' : '--workers takes a positive whole number';
+        process.stderr.write(`firefox-use regress: ${why}.\n`);
         return 2;
       }
       const { runRegress } = await import('./regress/run.js');
       return runRegress(config, options, {
         update: Boolean(parsed.flags['update']),
-        ci: Boolean(parsed.flags['ci']),
+        ci,
         workers,
+        flaky,
         ...(typeof parsed.flags['baseline-dir'] === 'string' ? { baselineDir: parsed.flags['baseline-dir'] } : {}),
         ...(typeof parsed.flags['report-dir'] === 'string' ? { reportDir: parsed.flags['report-dir'] } : {}),
         ...(typeof parsed.flags['shard'] === 'string' ? { shard: parsed.flags['shard'] } : {}),

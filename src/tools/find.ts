@@ -25,7 +25,8 @@ function whereNote(match: z.infer<typeof matchSchema>): string {
 export const findTool = defineTool({
   name: 'find',
   title: 'Find elements',
-  description:
+  description: 'Finds elements by words (role, name, label, text), best first, with ref, role, name and box. E.g. "button sign in".',
+  details:
     'Finds elements by words matched against role, accessible name, label, placeholder, value and visible text, across frames and ' +
     'shadow roots. Best match first: an exact name beats a partial one, shown beats hidden, controls beat static text. Each match ' +
     'has its ref (for computer, form_input, read_page ref_id), role, name and bounding box in viewport CSS pixels. Example query: ' +
@@ -34,8 +35,8 @@ export const findTool = defineTool({
   errors: [],
   input: z.strictObject({
     tabId: tabIdField,
-    query: z.string().trim().min(1).max(200).describe('Words to look for: a role and/or words of the name, label, placeholder or text.'),
-    max_results: z.number().int().min(1).max(100).optional().describe('How many matches to return (default 10).'),
+    query: z.string().trim().min(1).max(200).describe('A role and/or words of the name, label or text.'),
+    max_results: z.number().int().min(1).max(100).optional().describe('Default 10.'),
   }),
   output: z.object({ query: z.string(), matches: z.array(matchSchema), note: z.string().optional() }),
   annotations: { readOnlyHint: true, openWorldHint: false },
