@@ -390,7 +390,10 @@ function diffFocus(changed: Set<Element>, restyled: Set<Element>, anchors: Set<E
   const whole = new Set<Element>();
   const path = new Set<Element>();
   // The target's own restyling (a pressed or focused look, a data-* state) is not news: the reply's head names it.
-  const aroundTarget = (element: Element): boolean => target !== null && (composedContains(element, target) || composedContains(target, element));
+  // The components wrapping the target (an sl-button around its inner <button>) count as the target.
+  const hosts = new Set<Element>();
+  for (let root = target?.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) hosts.add(root.host);
+  const aroundTarget = (element: Element): boolean => target !== null && (hosts.has(element) || composedContains(target, element));
   const marked = [...changed, ...[...restyled].filter((element) => !aroundTarget(element))].filter((element) => element.isConnected);
   for (const element of marked) {
     for (let up = parentOf(element); up; up = parentOf(up)) {
