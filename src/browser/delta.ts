@@ -3,8 +3,6 @@
 // menu, listbox or dialog it opened. When the action loaded another document, finish() returns a capped full
 // snapshot instead.
 import { isToolError } from '../errors.js';
-import { browserOf } from './frames.js';
-import { requestsStartedSince } from './network-log.js';
 import type { DeltaFinishRequest, PageDelta } from './page-types.js';
 import { DEFAULT_MAX_CHARS, globalizeRefs, snapshotTab } from './snapshot.js';
 import type { Tab } from './tab.js';
@@ -144,10 +142,9 @@ export class DeltaWatch implements DeltaHandle {
 }
 
 function targetIn(tab: Tab, targetRef: string | undefined): { context: string; docId: string; id: number } | undefined {
-  const browser = browserOf(tab);
-  if (!targetRef || !browser.refs.has(targetRef)) return undefined;
+  if (!targetRef || !tab.refs.has(targetRef)) return undefined;
   try {
-    const found = browser.refs.lookup(targetRef, tab.id);
+    const found = tab.refs.lookup(targetRef, tab.id);
     return { context: found.frameContext, docId: found.docId, id: found.localId };
   } catch {
     return undefined;
@@ -177,12 +174,12 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
   const outcome = assemble(tab, pages, maxChars);
   // Requests the action started (a form's fetch, Swagger's Execute): their answers change the page after the
   // first read. Wait for them, within bounds, and read the page again.
-  const started = requestsStartedSince(tab, watch.startedAt, askedAt);
+  const started = tab.network.startedSince(watch.startedAt, askedAt);
   if (started.loading + started.answered === 0) return outcome;
   const bound = Math.min(NETWORK_MAX_MS, Math.floor(tab.timeouts.action / 2));
   const deadline = Date.now() + bound;
-  while (requestsStartedSince(tab, watch.startedAt, askedAt).loading > 0 && Date.now() < deadline) await sleep(25);
-  const loading = requestsStartedSince(tab, watch.startedAt, askedAt).loading;
+  while (tab.network.startedSince(watch.startedAt, askedAt).loading > 0 && Date.now() < deadline) await sleep(25);
+  const loading = tab.network.startedSince(watch.startedAt, askedAt).loading;
   const again = await tab
     .callPage('deltaFinish', { ...watch.finishArgs(tab.context, options)!, again: true, lingerMs: 0 }, { context: tab.context })
     .catch((error: unknown) => {
@@ -202,7 +199,6 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
 
 /** The outcome from the documents' answers, the top-level document first, cut at maxChars. */
 function assemble(tab: Tab, pages: Array<{ context: string; page: PageDelta | null | undefined }>, maxChars: number): DeltaOutcome {
-  const browser = browserOf(tab);
   const lines: string[] = [];
   let popup: OpenedPopup | undefined;
   let truncated = false;
@@ -224,7 +220,7 @@ function assemble(tab: Tab, pages: Array<{ context: string; page: PageDelta | nu
     truncated ||= page.truncated;
     unsettled ??= page.unsettled;
     if (page.popup && !popup) {
-      const refFor = (id: number) => browser.refs.refFor(tab.id, context, page.docId, id);
+      const refFor = (id: number) => tab.refs.refFor(tab.id, context, page.docId, id);
       popup = {
         ref: refFor(page.popup.id),
         role: page.popup.role,

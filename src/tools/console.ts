@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONSOLE_CAPACITY, consoleOf, type ConsoleEntry } from '../browser/console-log.js';
+import { CONSOLE_CAPACITY, type ConsoleEntry } from '../browser/console-log.js';
 import { clock, filterByPattern, newest } from './log-filter.js';
 import { defineTool, tabIdField } from './tool.js';
 
@@ -45,7 +45,7 @@ export const readConsoleTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   worksWithDialog: true,
   async handler({ tab }, args) {
-    const ring = consoleOf(tab);
+    const ring = tab.console;
     const kept = ring.entries().filter((entry) => !args.onlyErrors || entry.level === 'error');
     const matching = await filterByPattern(kept, (entry) => entry.text, args.pattern, 'pattern');
     const { shown, omitted } = newest(matching, args.limit ?? 100);

@@ -70,7 +70,6 @@ export const dialogTool = defineTool({
     // A tab that tabs_close_mcp asked to close goes away once its beforeunload dialog is accepted.
     const closing = accept && tab.closeRequested ? tab.waitClosed(3_000) : null;
     await tab.answerDialog(accept, args.text);
-    if (!accept) tab.closeRequested = false;
     const tabClosed = closing ? await closing : undefined;
     // Leaving was allowed: the navigation that asked goes on. Say where the tab is once it has loaded.
     const arrived = dialog.type === 'beforeunload' && accept && !tabClosed && !tab.isClosed ? await afterLeaving(tab) : null;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { browserOf, frameOffset } from '../browser/frames.js';
+import { frameOffset } from '../browser/frames.js';
 import { defineTool, tabIdField } from './tool.js';
 
 const matchSchema = z.object({
@@ -42,9 +42,8 @@ export const findTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async handler(context, args) {
     const tab = context.tab;
-    const browser = browserOf(tab);
     const maxResults = args.max_results ?? 10;
-    const frames = [...browser.contexts.values()].filter((node) => node.id === tab.context || browser.tabForContext(node.id) === tab).map((node) => node.id);
+    const frames = tab.contexts.within(tab.context);
     const notes = new Set<string>();
     const perFrame = await Promise.all(
       frames.map(async (frame) => {
@@ -55,7 +54,7 @@ export const findTool = defineTool({
           return result.matches.map((match) => ({
             score: match.score,
             match: {
-              ref: browser.refs.refFor(tab.id, frame, result.docId, match.id),
+              ref: tab.refs.refFor(tab.id, frame, result.docId, match.id),
               role: match.role,
               name: match.name,
               box: { ...match.box, x: match.box.x + Math.round(offset.x), y: match.box.y + Math.round(offset.y) },

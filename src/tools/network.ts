@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NETWORK_CAPACITY, networkOf, type NetworkEntry } from '../browser/network-log.js';
+import { NETWORK_CAPACITY, type NetworkEntry } from '../browser/network-log.js';
 import { filterByPattern, newest } from './log-filter.js';
 import { defineTool, tabIdField } from './tool.js';
 
@@ -58,7 +58,7 @@ export const readNetworkTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   worksWithDialog: true,
   async handler({ tab }, args) {
-    const log = networkOf(tab);
+    const log = tab.network;
     const matching = await filterByPattern(log.ring.entries(), (entry) => entry.url, args.urlPattern, 'urlPattern');
     const { shown, omitted } = newest(matching, args.limit ?? 100);
     const dropped = log.ring.dropped;

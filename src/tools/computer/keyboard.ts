@@ -82,7 +82,7 @@ const type: ActionHandler = async (context, args) => {
   };
   const click = [mouseSource(clickActions(target.framePoint, 0, 1))];
   const dispatched = await dispatch(context, target, [click, ...keyBatches(keys)], { token, need: ['pointerdown'], focusNeed: KEYS.need }, { between });
-  tab.pointer = { ...target.point };
+  tab.movePointer(target.point);
   const refused = focus && !focus.focused;
   return actionResult({
     action: 'type',
@@ -119,7 +119,7 @@ async function paste(context: TabToolContext, text: string, ref: string | undefi
   if (!ref) {
     const delta = new DeltaWatch(tab, { keys: true });
     const focused = await aimFocus(context, token, delta);
-    const run = await withClipboardText(tab, tab.context, text, () =>
+    const run = await withClipboardText(tab, text, () =>
       dispatch(context, { context: focused.context, inputContext: focused.context, delta }, [[keySource(chord)]], { token, need: [], focusNeed: KEYS.need }),
     );
     if (!run.placed) return notPlaced();
@@ -141,11 +141,11 @@ async function paste(context: TabToolContext, text: string, ref: string | undefi
     return focus.focused;
   };
   const click = [mouseSource(clickActions(target.framePoint, 0, 1))];
-  const run = await withClipboardText(tab, tab.context, text, () =>
+  const run = await withClipboardText(tab, text, () =>
     dispatch(context, target, [click, [keySource(chord)]], { token, need: ['pointerdown'], focusNeed: KEYS.need }, { between }),
   );
   if (!run.placed) return notPlaced();
-  tab.pointer = { ...target.point };
+  tab.movePointer(target.point);
   const refused = focus && !focus.focused;
   return actionResult({
     action: 'type',
