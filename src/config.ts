@@ -65,6 +65,13 @@ const OPTIONS = {
   host: { flag: 'host', kind: 'string', help: 'serve: address to bind', default: '127.0.0.1' },
   token: { flag: 'token', kind: 'string', help: 'serve: bearer token clients must send (visible in ps: prefer FIREFOX_USE_TOKEN or --token-file)', defaultText: 'none' },
   tokenFile: { flag: 'token-file', kind: 'string', help: 'serve: read the bearer token from this file', defaultText: 'none' },
+  // Unset: keep Firefox running.
+  idleTimeout: {
+    flag: 'idle-timeout',
+    kind: 'number',
+    help: 'Close Firefox after this many milliseconds without a call (the next call starts it again; a named profile keeps its cookies)',
+    defaultText: 'never',
+  },
   webdriverUrl: {
     flag: 'webdriver-url',
     kind: 'string',

@@ -3,7 +3,7 @@ import type { BrowsingContext } from 'webdriver-bidi-protocol';
 import { BidiConnection, type EventName } from '../bidi/connection.js';
 import { ToolError, isToolError } from '../errors.js';
 import { LocalHost, type BrowserHost } from './host.js';
-import { launchFirefox, type LaunchOptions } from './launcher.js';
+import { launchFirefox, type LaunchOptions, type StartupPhases } from './launcher.js';
 import { SANDBOX, preloadDeclaration } from './page-script.js';
 import { OriginGuard, type OriginRules } from './interception.js';
 import { MAX_REFS, RefRegistry } from './refs.js';
@@ -75,6 +75,8 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   private readonly downloading = new Map<string, { tab: Tab; download: Download }>();
   private readonly networkWatchers = new Set<(activity: NetworkActivity) => void>();
   private originGuard: OriginGuard | null = null;
+  /** How long this browser's launch took, step by step (null when it was not launched here). */
+  startup: StartupPhases | null = null;
 
   private constructor(
     private readonly bidi: BidiConnection,
@@ -96,7 +98,10 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
         { capabilities: { alwaysMatch: { unhandledPromptBehavior: { default: 'ignore' }, webSocketUrl: true } } },
         { timeout: 45_000 },
       );
-      return await Browser.attach(bidi, host, options, `${session.capabilities.browserName} ${session.capabilities.browserVersion}`);
+      const sessionAt = performance.now() - firefox.phases.startedAt;
+      const browser = await Browser.attach(bidi, host, options, `${session.capabilities.browserName} ${session.capabilities.browserVersion}`);
+      browser.startup = { ...firefox.phases, session: sessionAt, ready: performance.now() - firefox.phases.startedAt };
+      return browser;
     } catch (error) {
       bidi?.close();
       firefox.killNow();
@@ -213,7 +218,8 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     for (const id of this.contexts.remove(info.context)) owner?.frameLinks.delete(id);
     const tab = this.tabsByContext.get(info.context);
     if (tab) {
-      tab.markClosed(tab.closeRequested ? 'closed_by_tool' : 'closed_by_page');
+      // Closing the whole browser (shutdown, idle release) destroys every tab: that is the browser going, not the page.
+      tab.markClosed(this.closing ? 'browser_crashed' : tab.closeRequested ? 'closed_by_tool' : 'closed_by_page');
       this.forget(tab);
     }
   }
