@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ToolError } from './errors.js';
+import { closest } from './suggest.js';
 
 type Kind = 'string' | 'boolean' | 'number' | 'list' | 'viewport';
 
@@ -65,6 +66,12 @@ const OPTIONS = {
   host: { flag: 'host', kind: 'string', help: 'serve: address to bind', default: '127.0.0.1' },
   token: { flag: 'token', kind: 'string', help: 'serve: bearer token clients must send (visible in ps: prefer FIREFOX_USE_TOKEN or --token-file)', defaultText: 'none' },
   tokenFile: { flag: 'token-file', kind: 'string', help: 'serve: read the bearer token from this file', defaultText: 'none' },
+  // Tool groups listed beyond the default ones (storage).
+  caps: { flag: 'caps', kind: 'list', help: 'Tool groups to list beyond the default ones: storage (see docs/tools.md)', default: [], defaultText: 'none' },
+  // When not empty: exactly these tools are listed (an allow-list).
+  tools: { flag: 'tools', kind: 'list', help: 'List only these tools (comma-separated names)', default: [], defaultText: 'all of the groups' },
+  // A Playwright storage-state JSON file loaded into every cookie jar at start.
+  storageState: { flag: 'storage-state', kind: 'string', help: 'Load cookies and localStorage from this Playwright storage-state JSON file', defaultText: 'none' },
   // Unset: keep Firefox running.
   idleTimeout: {
     flag: 'idle-timeout',
@@ -139,7 +146,9 @@ export function resolveOptions(flags: Record<string, unknown>, env: NodeJS.Proce
     }
     const known = new Set(FLAGS.flatMap((spec) => [spec.flag, spec.key]));
     for (const key of Object.keys(config)) {
-      if (!known.has(key)) throw new ToolError('invalid_arguments', `--config ${configPath}: unknown key "${key}"`, { field: key });
+      if (known.has(key)) continue;
+      const suggestion = closest(key, [...known]);
+      throw new ToolError('invalid_arguments', `--config ${configPath}: unknown key "${key}".${suggestion ? ` Did you mean "${suggestion}"?` : ''}`, { field: key });
     }
     layers.push([`config ${configPath}`, (spec) => config[spec.key] ?? config[spec.flag]]);
   }
