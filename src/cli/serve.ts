@@ -70,7 +70,7 @@ function privateOutput(options: ServerOptions, own: string): ServerOptions {
 
 /** `firefox-use serve`: MCP over Streamable HTTP at /mcp, each MCP session with its own tab group in one browser. */
 export async function runServe(options: ServerOptions): Promise<void> {
-  const port = options.port ?? 8931;
+  const port = options.port;
   if (options.tokenFile) options = { ...options, token: readToken(options.tokenFile) };
   const loopbackBind = isLoopbackHost(options.host);
   if (!loopbackBind && !options.token) {
@@ -176,5 +176,5 @@ export async function runServe(options: ServerOptions): Promise<void> {
   const address = http.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   process.stderr.write(`firefox-use: MCP over Streamable HTTP at http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${boundPort}/mcp\n`);
-  manager.get().catch((error: unknown) => process.stderr.write(`firefox-use: Firefox is not ready: ${(error as Error).message}\n`));
+  manager.prelaunch().catch((error: unknown) => process.stderr.write(`firefox-use: Firefox is not ready: ${(error as Error).message}\n`));
 }

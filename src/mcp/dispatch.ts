@@ -78,6 +78,7 @@ export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, o
     return errorResult(error);
   }
   const context: ToolContext = { session, options, browser: () => session.browser() };
+  const release = session.manager.hold();
   try {
     if (tool.scope === 'session') {
       const response = await tool.handler(context, args);
@@ -98,5 +99,7 @@ export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, o
     return successResult(await withOpenedTabs(response as ToolResponse<Record<string, unknown>>, session), notice);
   } catch (error) {
     return errorResult(error);
+  } finally {
+    release();
   }
 }

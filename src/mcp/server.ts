@@ -4,54 +4,65 @@ import { z } from 'zod';
 import type { ServerOptions } from '../config.js';
 import { ToolError } from '../errors.js';
 import { allTools } from '../tools/index.js';
-import type { Tool } from '../tools/tool.js';
+import { TOOL_GROUPS, type Tool } from '../tools/tool.js';
+import { closest } from '../suggest.js';
 import { tabInfoSchema } from '../tools/tab-info.js';
 import { VERSION } from '../version.js';
 import { dispatch, errorResult } from './dispatch.js';
+import { shallow, toJsonSchema, type JsonSchema } from './json-schema.js';
 import type { Session } from './session.js';
 
-type JsonSchema = Record<string, unknown>;
+const errorSchema: JsonSchema = { type: 'object', properties: { error: { type: 'object' } }, required: ['error'] };
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
-}
-
-const errorSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    error: {
-      type: 'object',
-      properties: { code: { type: 'string' }, message: { type: 'string' } },
-      required: ['code', 'message'],
-    },
-  },
-  required: ['error'],
-};
-
-/** The tool list as MCP clients see it; output schemas also admit the `{error}` shape of coded failures. */
 /** Fields the dispatcher may add to any tab tool's result. */
 const dispatcherFields = {
   notice: z.string().optional(),
   opened_tabs: z.array(tabInfoSchema).optional(),
 };
 
+/**
+ * The tool list as MCP clients see it: portable input schemas, and output schemas cut to their top-level fields
+ * (docs/tools.md has the full shapes) that also admit the `{error}` shape of coded failures.
+ */
 export function describeTools(tools: Tool[]): McpTool[] {
   return tools.map((tool) => {
-    const output = jsonSchema(tool.output.extend(dispatcherFields), 'output');
+    const output = shallow(toJsonSchema(tool.output.extend(dispatcherFields), 'output'));
     return {
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: jsonSchema(tool.input, 'input') as McpTool['inputSchema'],
+      inputSchema: toJsonSchema(tool.input, 'input') as McpTool['inputSchema'],
       outputSchema: { type: 'object', anyOf: [output, errorSchema] } as McpTool['outputSchema'],
       annotations: { title: tool.title, ...tool.annotations },
     };
   });
 }
 
-export function enabledTools(options: ServerOptions): Tool[] {
-  return allTools.filter((tool) => !tool.enabled || tool.enabled(options));
+/**
+ * The tools a server lists: those its flags allow (javascript_tool needs --allow-javascript), then either exactly
+ * the --tools allow-list or the default groups plus those --caps names.
+ */
+export function enabledTools(options: Pick<ServerOptions, 'caps' | 'tools'> & Partial<ServerOptions>): Tool[] {
+  const allowed = allTools.filter((tool) => !tool.enabled || tool.enabled(options as ServerOptions));
+  if (options.tools?.length) return allowed.filter((tool) => options.tools.includes(tool.name));
+  return allowed.filter((tool) => !tool.group || options.caps?.includes(tool.group));
+}
+
+/** Refuses a --caps group or --tools name that does not exist, suggesting the nearest one. */
+export function checkToolChoice(options: Pick<ServerOptions, 'caps' | 'tools'>): void {
+  const names = allTools.filter((tool) => !tool.name.startsWith('test_')).map((tool) => tool.name);
+  for (const [flag, given, known] of [['caps', options.caps, [...TOOL_GROUPS]], ['tools', options.tools, names]] as const) {
+    for (const value of given) {
+      if ((known as readonly string[]).includes(value)) continue;
+      const suggestion = closest(value, [...known]);
+      throw new ToolError('invalid_arguments', `--${flag}: no ${flag === 'caps' ? 'tool group' : 'tool'} "${value}".${suggestion ? ` Did you mean "${suggestion}"?` : ''} Known: ${known.join(', ')}.`, { field: flag });
+    }
+  }
+}
+
+function didYouMean(name: string, tools: Tool[]): string {
+  const suggestion = closest(name, tools.map((tool) => tool.name));
+  return suggestion ? ` Did you mean "${suggestion}"?` : '';
 }
 
 /** One MCP server bound to one session (stdio has one; `serve` makes one per HTTP session). */
@@ -64,8 +75,9 @@ export function createMcpServer(session: Session, options: ServerOptions): Serve
     {
       capabilities: { tools: {} },
       instructions:
-        'A headless Firefox the server owns. Start with tabs_context_mcp (createIfEmpty: true) for a tab id, navigate, ' +
-        'then read_page or find for refs and act with computer using those refs. Screenshots are PNG at device pixel ratio 1.',
+        'A headless Firefox the server owns. Start with tabs_context_mcp (createIfEmpty: true): every tabId comes from it or ' +
+        'tabs_create_mcp and names a tab of this session. navigate, then read_page or find for refs ("ref_12"), and act with ' +
+        'computer or form_input using those refs. Coordinates are viewport CSS pixels of the latest screenshot.',
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
@@ -73,7 +85,7 @@ export function createMcpServer(session: Session, options: ServerOptions): Serve
     const tool = byName.get(request.params.name);
     if (!tool) {
       return errorResult(
-        new ToolError('invalid_arguments', `No tool named "${request.params.name}". Tools: ${tools.map((t) => t.name).join(', ')}.`, {
+        new ToolError('invalid_arguments', `No tool named "${request.params.name}".${didYouMean(request.params.name, tools)} Tools: ${tools.map((t) => t.name).join(', ')}.`, {
           field: 'name',
         }),
       );

@@ -18,6 +18,8 @@ export class Session {
   private lostTabs: number[] = [];
   /** URLs of tabs pages opened past the tab limit, closed at once, not reported yet. */
   private refusedTabs: string[] = [];
+  /** Why those tabs went: Firefox stopped, or the server released it after --idle-timeout. */
+  private lostHow: 'crashed' | 'released_idle' = 'crashed';
   /** Tabs and popups the group's pages opened that no reply has reported yet. */
   private unreported: Tab[] = [];
   private readonly unsubscribe: () => void;
@@ -61,6 +63,7 @@ export class Session {
     if (this.seenGeneration !== this.manager.generation) {
       if (this.seenGeneration !== 0) {
         this.lostTabs = [...this.known.values()].filter((tab) => tab.closedReason === 'browser_crashed').map((tab) => tab.id);
+        this.lostHow = this.manager.lastEnd;
       }
       this.seenGeneration = this.manager.generation;
     }
@@ -70,7 +73,14 @@ export class Session {
   /** Tabs lost in a crash that this session has not been told about yet (told once). */
   takeLostTabsNotice(): string | null {
     const notices: string[] = [];
-    if (this.lostTabs.length) notices.push(`Firefox had stopped and was restarted on the same profile; earlier tabs (${this.lostTabs.join(', ')}) are gone.`);
+    if (this.lostTabs.length) {
+      const ids = this.lostTabs.join(', ');
+      notices.push(
+        this.lostHow === 'released_idle'
+          ? `Firefox had been closed after --idle-timeout without calls and was started again on the same profile (cookies kept); earlier tabs (${ids}) are gone.`
+          : `Firefox had stopped and was restarted on the same profile; earlier tabs (${ids}) are gone.`,
+      );
+    }
     if (this.refusedTabs.length) {
       const count = this.refusedTabs.length;
       notices.push(`A page opened ${count === 1 ? 'a tab' : `${count} tabs`} past this session's tab limit (--max-tabs); closed at once.`);

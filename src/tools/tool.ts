@@ -35,10 +35,17 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/** Tool groups --caps can add to the default list. */
+export const TOOL_GROUPS = ['storage'] as const;
+export type ToolGroup = (typeof TOOL_GROUPS)[number];
+
 interface ToolBase<In extends z.ZodObject, Out extends z.ZodObject> {
   name: string;
   title: string;
+  /** What the model reads in tools/list: short (the whole default list stays under 9,000 characters). */
   description: string;
+  /** The long form, for docs/tools.md only. */
+  details?: string;
   input: In;
   output: Out;
   annotations: ToolAnnotations;
@@ -49,6 +56,8 @@ interface ToolBase<In extends z.ZodObject, Out extends z.ZodObject> {
   errors: readonly ErrorCode[];
   /** Checks across fields a schema cannot state (which fields fit which action); throws invalid_arguments. Runs before anything else. */
   checkArgs?: (args: z.infer<In>) => void;
+  /** A group listed only when --caps names it (the tools of no group are listed by default). */
+  group?: ToolGroup;
   /** Listed only when the server options allow it (e.g. javascript_tool behind --allow-javascript). */
   enabled?: (options: ServerOptions) => boolean;
 }
@@ -90,8 +99,5 @@ export function errorCodesOf(tool: Tool): ErrorCode[] {
   return (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => codes.has(code));
 }
 
-export const tabIdField = z
-  .number()
-  .int()
-  .positive()
-  .describe('Tab to act on: an id from tabs_context_mcp or tabs_create_mcp, inside this session\'s tab group.');
+/** No description: thirteen tools list it; tabs_context_mcp and the server instructions say where ids come from. */
+export const tabIdField = z.number().int().min(1);
