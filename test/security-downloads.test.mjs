@@ -10,7 +10,8 @@ const KB = 1024;
 
 /** The files in `dir` (not sub-folders), with Firefox's unfinished `.part` files apart. */
 function filesIn(dir) {
-  const names = readdirSync(dir).filter((name) => statSync(join(dir, name)).isFile());
+  // A .part file may be renamed or deleted between the listing and the stat.
+  const names = readdirSync(dir).filter((name) => statSync(join(dir, name), { throwIfNoEntry: false })?.isFile());
   return { done: names.filter((name) => !name.endsWith('.part')), partial: names.filter((name) => name.endsWith('.part')) };
 }
 
