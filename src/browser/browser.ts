@@ -148,9 +148,9 @@ export class Browser extends EventEmitter<{
 
     const origins = this.options.origins;
     if (origins && OriginGuard.needed(origins)) {
-      this.originGuard = new OriginGuard(this.bidi, origins, (context, url, navigation) => {
-        // Only the tab's own document matters to navigate; a refused image or frame leaves the page usable.
-        if (context && navigation) this.tabsByContext.get(context)?.noteBlocked(url);
+      this.originGuard = new OriginGuard(this.bidi, origins, (context, url, ownDocument) => {
+        // Only the tab's own document matters to navigate; a refused image, frame, object or embed leaves the page usable.
+        if (context && ownDocument) this.tabsByContext.get(context)?.noteBlocked(url);
       });
     }
     const outputDir = this.options.outputDir;

@@ -7,8 +7,11 @@ export interface OriginRules {
   blockedOrigins: string[];
 }
 
-/** Told about each refused request: its context (null for workers), URL, and whether it was a document navigation. */
-export type BlockedListener = (context: string | null, url: string, navigation: boolean) => void;
+/**
+ * Told about each refused request: its context (null for workers), URL, and whether it was the context's own document
+ * (a navigation of it; an <object> or <embed> load carries a navigation id too, but is not the document).
+ */
+export type BlockedListener = (context: string | null, url: string, ownDocument: boolean) => void;
 
 /**
  * Enforces --allowed-origins / --blocked-origins inside Firefox: every request (navigations, redirects, link clicks,
@@ -39,7 +42,7 @@ export class OriginGuard {
       void this.bidi.send('network.continueRequest', { request }, { timeout: 10_000 }).catch(() => undefined);
       return;
     }
-    this.onBlocked(event.context, url, event.navigation !== null);
+    this.onBlocked(event.context, url, event.navigation !== null && event.request.destination === 'document');
     void this.bidi.send('network.failRequest', { request }, { timeout: 10_000 }).catch(() => undefined);
   }
 }
