@@ -60,18 +60,19 @@ describe('security: download quota per session', function () {
     hits = 0;
     const click = await server.call('computer', { tabId, action: 'left_click', coordinate: [100, 30] });
     expect(click.isError, server.text(click)).to.not.equal(true);
-    // The page asked for all 40, every download Firefox started has ended (no .part file), and the quota has deleted
-    // what it refused.
+    // The page asked for more than the quota, every download Firefox started has ended (no .part file), and the quota
+    // has deleted what it refused. (Once Firefox refuses the session's downloads it may not request the rest.)
     const settled = await waitFor(() => {
       const { done, partial } = filesIn(server.outputDir);
-      return hits === 40 && partial.length === 0 && done.length <= 20 && done.length > 0;
+      return hits > 20 && partial.length === 0 && done.length <= 20 && done.length > 0;
     }, 60_000, 200);
     expect(settled, `${hits} requests; ${JSON.stringify(filesIn(server.outputDir))}\n${server.text(click)}`).to.equal(true);
     // One more round trip: a refused file that finished late is gone too.
     const later = await server.call('navigate', { tabId, url: site.url('/file?n=late&kb=4') });
     expect(server.text(later)).to.match(/download quota \(20 files, 100 MiB\) is used up/);
+    // A refused file is deleted as soon as Firefox has finished it: none stays.
     const { done } = filesIn(server.outputDir);
-    expect(done.length).to.be.at.most(20);
+    expect(done.length, JSON.stringify(done)).to.be.at.most(20);
     expect(done).to.not.include('flate.bin');
     const refused = (click.structuredContent.downloads ?? []).filter((download) => download.status === 'refused');
     if (click.structuredContent.downloads?.length > 20) expect(refused.length).to.be.at.least(click.structuredContent.downloads.length - 20);

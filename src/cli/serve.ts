@@ -16,8 +16,10 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 interface Live {
   transport: StreamableHTTPServerTransport;
   session: Session;
-  /** Date.now() of the last request on the session: idle ones are closed. */
+  /** Date.now() of the end of the last request on the session: idle ones are closed. */
   lastSeen: number;
+  /** Requests being answered (a long tool call, an open event stream): the session is not idle meanwhile. */
+  busy: number;
 }
 
 function isLoopbackHost(host: string): boolean {
@@ -87,7 +89,7 @@ export async function runServe(options: ServerOptions): Promise<void> {
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const [id, entry] of live) {
-      if (now - entry.lastSeen < idleMs) continue;
+      if (entry.busy > 0 || now - entry.lastSeen < idleMs) continue;
       live.delete(id);
       process.stderr.write(`firefox-use: closed MCP session ${id}: idle for ${options.sessionIdleSeconds} s (--session-idle-seconds)\n`);
       void entry.transport.close().catch(() => undefined);
@@ -124,8 +126,14 @@ export async function runServe(options: ServerOptions): Promise<void> {
       const body = req.method === 'POST' ? await readBody(req) : undefined;
       const existing = typeof sessionId === 'string' ? live.get(sessionId) : undefined;
       if (existing) {
-        existing.lastSeen = Date.now();
-        return existing.transport.handleRequest(req, res, body);
+        // A session with a request under way is not idle, however long the call takes.
+        existing.busy++;
+        try {
+          return await existing.transport.handleRequest(req, res, body);
+        } finally {
+          existing.busy--;
+          existing.lastSeen = Date.now();
+        }
       }
       if (sessionId) return send(res, 404, 'Unknown or ended MCP session (closed, or idle too long); initialize a new one.');
       if (req.method !== 'POST' || !isInitializeRequest(body)) return send(res, 400, 'No MCP session: send an initialize request first.');
@@ -138,7 +146,7 @@ export async function runServe(options: ServerOptions): Promise<void> {
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          live.set(id, { transport, session, lastSeen: Date.now() });
+          live.set(id, { transport, session, lastSeen: Date.now(), busy: 0 });
         },
       });
       transport.onclose = () => {
