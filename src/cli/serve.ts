@@ -18,7 +18,7 @@ interface Live {
   session: Session;
   /** Date.now() of the end of the last request on the session: idle ones are closed. */
   lastSeen: number;
-  /** Requests being answered (a long tool call, an open event stream): the session is not idle meanwhile. */
+  /** Calls (POSTs) being answered: the session is not idle meanwhile. */
   busy: number;
 }
 
@@ -126,13 +126,16 @@ export async function runServe(options: ServerOptions): Promise<void> {
       const body = req.method === 'POST' ? await readBody(req) : undefined;
       const existing = typeof sessionId === 'string' ? live.get(sessionId) : undefined;
       if (existing) {
-        // A session with a request under way is not idle, however long the call takes.
-        existing.busy++;
+        // A session with a call under way is not idle, however long it takes. (An open GET event stream is not a
+        // call: a client that holds one and sends nothing is idle.)
+        const call = req.method === 'POST' ? 1 : 0;
+        existing.busy += call;
+        existing.lastSeen = Date.now();
         try {
           return await existing.transport.handleRequest(req, res, body);
         } finally {
-          existing.busy--;
-          existing.lastSeen = Date.now();
+          existing.busy -= call;
+          if (call) existing.lastSeen = Date.now();
         }
       }
       if (sessionId) return send(res, 404, 'Unknown or ended MCP session (closed, or idle too long); initialize a new one.');
