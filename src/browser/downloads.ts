@@ -21,11 +21,12 @@ export interface Download {
 
 /**
  * The id that ties a download's end to its start. Firefox ESR 153 leaves out the spec's `download` id and sends the
- * navigation id (null for some downloads): then the context and URL stand in for it.
+ * navigation id, which the downloads of one click share (or null): the navigation, context and URL stand in for it.
  */
 export function downloadIdOf(event: BrowsingContext.DownloadWillBeginParams | BrowsingContext.DownloadEndParams): string {
   const given = event as { download?: string; navigation: string | null };
-  return given.download ?? given.navigation ?? `${event.context} ${event.url}`;
+  // One click's downloads can share a navigation id: the URL tells them apart.
+  return given.download ?? `${given.navigation ?? ''} ${event.context} ${event.url}`;
 }
 
 /** A tab's downloads: the Browser hands it the begin and end of each download the tab started. */
