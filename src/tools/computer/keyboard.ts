@@ -20,9 +20,9 @@ const CHUNK = 400;
  * Arms the key probe where key events will go: the focused element of the top-level document, or of the frame
  * that holds focus (followed down), and starts the delta there. One page call when focus is in the top document.
  */
-async function aimFocus(context: TabToolContext, token: string, delta: DeltaWatch): Promise<{ context: string; preparation: ActionPreparation; probed: boolean }> {
+async function aimFocus(context: TabToolContext, token: string, delta: DeltaWatch, pin = false): Promise<{ context: string; preparation: ActionPreparation; probed: boolean }> {
   const { tab } = context;
-  const args = { token, focusWatch: KEYS.watch, delta: delta.startArgs };
+  const args = { token, focusWatch: KEYS.watch, delta: delta.startArgs, ...(pin ? { focusPin: true } : {}) };
   const top = await tab.callPage('prepareAction', args);
   delta.joinedStart(tab.context, top.delta);
   let current = { context: tab.context, preparation: top, probed: true };
@@ -56,7 +56,7 @@ const type: ActionHandler = async (context, args) => {
   const token = newToken();
   if (!args.ref) {
     const delta = new DeltaWatch(tab);
-    const focused = await aimFocus(context, token, delta);
+    const focused = await aimFocus(context, token, delta, true);
     const dispatched = await dispatch(context, { context: focused.context, inputContext: focused.context, delta }, keyBatches(keys), { token, need: [], focusNeed: KEYS.need });
     const focus = dispatched.conclusion?.focusDelivery;
     return actionResult({
@@ -69,7 +69,7 @@ const type: ActionHandler = async (context, args) => {
     });
   }
   // The click and the keys in one pass, with one check between them: keys go out only once focus is on the field.
-  const target = await aim(context, { ref: args.ref }, token, { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'], focusWatch: KEYS.watch });
+  const target = await aim(context, { ref: args.ref }, token, { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'], focusWatch: KEYS.watch, focusPin: true });
   let focus: FocusCheck | undefined;
   const between = async (index: number) => {
     if (index > 1) return true;
