@@ -4,6 +4,8 @@ import { isToolError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { closest, flagLines, helpText, parseCommand, type CommandSpec } from './args.js';
 
+const VERBOSE = { flag: 'verbose', kind: 'boolean', help: 'Print where the cold start went (spawn, endpoint, session, first page) to stderr', defaultText: 'false' } as const;
+
 const COMMANDS: Record<string, CommandSpec> = {
   mcp: { name: 'mcp', usage: 'mcp [flags]', summary: 'MCP server over stdio (the default command): what an agent\'s MCP config starts.', common: true },
   serve: {
@@ -17,7 +19,10 @@ const COMMANDS: Record<string, CommandSpec> = {
     usage: 'run SCRIPT|- [flags]',
     summary: 'Runs a YAML/JSON script of tool calls in order and prints one JSON line per step. Exit 0 all passed, 1 a step failed, 2 the script does not parse.',
     common: true,
-    extra: [{ flag: 'interactive', kind: 'boolean', short: 'i', help: 'A REPL: one step per line, with history', defaultText: 'false' }],
+    extra: [
+      { flag: 'interactive', kind: 'boolean', short: 'i', help: 'A REPL: one step per line, with history', defaultText: 'false' },
+      VERBOSE,
+    ],
   },
   regress: {
     name: 'regress',
@@ -31,6 +36,8 @@ const COMMANDS: Record<string, CommandSpec> = {
       { flag: 'ci', kind: 'boolean', help: 'A missing baseline is an error (it is still written, for review)', defaultText: 'false' },
       { flag: 'workers', kind: 'string', help: 'Captures in parallel: tabs of one Firefox, another Firefox per 4 workers', defaultText: '1' },
       { flag: 'shard', kind: 'string', help: 'Run only slice I of N (I/N), for a CI matrix', defaultText: 'all' },
+      { flag: 'flaky', kind: 'string', help: 'An unstable page that differs from its baseline beyond the threshold: fail or warn', defaultText: 'fail with --ci, else warn' },
+      VERBOSE,
     ],
   },
   'merge-reports': {
@@ -91,8 +98,16 @@ async function main(argv: string[]): Promise<number> {
   const options = resolveOptions(parsed.flags);
   switch (commandName) {
     case 'mcp': {
+      // Firefox starts before the MCP server's modules load and while the client connects; the first call waits
+      // for this launch and gets its failure as its coded error.
+      const { BrowserManager } = await import('../browser/manager.js');
+      const manager = new BrowserManager(options);
+      manager.prelaunch().catch((error: unknown) => {
+        const hint = isToolError(error) ? `${error.code}: ${error.message}` : String(error);
+        process.stderr.write(`firefox-use: Firefox is not ready: ${hint}\n`);
+      });
       const { runStdio } = await import('./mcp.js');
-      await runStdio(options);
+      await runStdio(options, manager);
       return -1;
     }
     case 'serve': {
@@ -111,20 +126,25 @@ async function main(argv: string[]): Promise<number> {
         return 2;
       }
       const { runScriptCommand } = await import('./run.js');
-      return runScriptCommand(script, options);
+      return runScriptCommand(script, options, { verbose: Boolean(parsed.flags['verbose']) });
     }
     case 'regress': {
       const config = parsed.positionals[0];
       const workers = Number(parsed.flags['workers'] ?? 1);
-      if (!config || !Number.isInteger(workers) || workers < 1) {
-        process.stderr.write(`firefox-use regress: ${config ? '--workers takes a positive whole number' : 'name a CONFIG file'}.\n`);
+      const ci = Boolean(parsed.flags['ci']);
+      const flaky = parsed.flags['flaky'] ?? (ci ? 'fail' : 'warn');
+      if (!config || !Number.isInteger(workers) || workers < 1 || (flaky !== 'fail' && flaky !== 'warn')) {
+        const why = !config ? 'name a CONFIG file' : flaky !== 'fail' && flaky !== 'warn' ? '--flaky takes fail or warn' : '--workers takes a positive whole number';
+        process.stderr.write(`firefox-use regress: ${why}.\n`);
         return 2;
       }
       const { runRegress } = await import('./regress/run.js');
       return runRegress(config, options, {
         update: Boolean(parsed.flags['update']),
-        ci: Boolean(parsed.flags['ci']),
+        ci,
         workers,
+        flaky,
+        verbose: Boolean(parsed.flags['verbose']),
         ...(typeof parsed.flags['baseline-dir'] === 'string' ? { baselineDir: parsed.flags['baseline-dir'] } : {}),
         ...(typeof parsed.flags['report-dir'] === 'string' ? { reportDir: parsed.flags['report-dir'] } : {}),
         ...(typeof parsed.flags['shard'] === 'string' ? { shard: parsed.flags['shard'] } : {}),

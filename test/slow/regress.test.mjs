@@ -61,4 +61,51 @@ describe('firefox-use regress', function () {
     expect(new Set(slices.flat()).size).to.equal(all.length);
     expect(shardOf(capturesOf(pages), parseShard('2/4')).map((c) => c.id)).to.deep.equal(slices[1]);
   });
+
+  it('an unstable page that also changed beyond the threshold fails under --ci, with the diff in the report; --flaky=warn only warns; --update does not accept it', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'fu-regress-flaky-'));
+    // A ticker redrawn every 7 ms never gives two equal screenshots; its few hundred pixels are within the threshold.
+    const page = (block) => `<!doctype html><meta charset="utf-8"><body style="margin:0;font:16px sans-serif"><div id="t" style="position:absolute;left:10px;top:10px"></div>${block ? '<div style="position:absolute;left:100px;top:100px;width:200px;height:200px;background:#f00"></div>' : ''}<script>const t = document.getElementById('t'); setInterval(() => (t.textContent = String(performance.now())), 7);</script>`;
+    writeFileSync(join(own, 'ticker.html'), page(false));
+    writeFileSync(join(own, 'suite.yaml'), 'viewports: [400x400]\nthreshold: 2000\npages:\n  - {name: ticker, file: ticker.html}\n');
+    const go = (...extra) => cli(['regress', join(own, 'suite.yaml'), '--baseline-dir', join(own, 'baselines'), '--report-dir', join(own, 'report'), ...extra]);
+    const result = () => JSON.parse(readFileSync(join(own, 'report', 'report.json'), 'utf8')).results[0];
+
+    const first = await go();
+    expect(first.code, first.stderr).to.equal(0);
+    expect(result()).to.include({ status: 'new', unstable: true });
+    expect(result().message).to.match(/never gave two equal screenshots/);
+    const baseline = readFileSync(join(own, 'baselines', 'ticker@400x400.png'));
+
+    const calm = await go('--ci');
+    expect(calm.code, calm.stderr).to.equal(0);
+    expect(result()).to.include({ status: 'flaky', failure: false });
+
+    writeFileSync(join(own, 'ticker.html'), page(true));
+    const ci = await go('--ci');
+    expect(ci.code, 'the red block is not hidden by the ticker').to.equal(1);
+    const failed = result();
+    expect(failed).to.include({ status: 'flaky', failure: true, unstable: true });
+    expect(failed.changedPixels).to.be.at.least(200 * 200);
+    expect(failed.message).to.match(/beyond the threshold/);
+    for (const path of Object.values(failed.images)) expect(readFileSync(join(own, 'report', path)).length, path).to.be.above(0);
+    expect(Object.keys(failed.images).sort()).to.deep.equal(['actual', 'baseline', 'diff']);
+    expect(readFileSync(join(own, 'report', 'junit.xml'), 'utf8')).to.match(/<failure type="screenshot_changed_unstable"/);
+    expect(readFileSync(join(own, 'report', 'report.html'), 'utf8').match(/<img class="(baseline|actual|diff)"/g)).to.have.length(3);
+
+    const warned = await go('--ci', '--flaky=warn');
+    expect(warned.code, warned.stderr).to.equal(0);
+    expect(result()).to.include({ status: 'flaky', failure: false });
+    expect(readFileSync(join(own, 'report', 'junit.xml'), 'utf8')).to.match(/<skipped message=/);
+
+    const update = await go('--update', '--ci');
+    expect(update.code).to.equal(1);
+    expect(result().message).to.match(/baseline not rewritten/);
+    expect(readFileSync(join(own, 'baselines', 'ticker@400x400.png')).equals(baseline)).to.equal(true);
+
+    const accepted = await go('--update', '--flaky=warn');
+    expect(accepted.code, accepted.stderr).to.equal(0);
+    expect(result()).to.include({ status: 'updated', unstable: true });
+    expect(readFileSync(join(own, 'baselines', 'ticker@400x400.png')).equals(baseline)).to.equal(false);
+  });
 });

@@ -19,6 +19,8 @@ export interface CaptureResult {
   /** Paths relative to the report directory. */
   images?: { baseline?: string; actual?: string; diff?: string };
   missingMasks?: string[];
+  /** The page never gave two equal screenshots in a row; the last one was compared. */
+  unstable?: boolean;
 }
 
 export interface Report {
@@ -42,9 +44,14 @@ export function summarize(results: CaptureResult[]): Report['summary'] {
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
+function failureType(r: CaptureResult): string {
+  if (r.status === 'new') return 'baseline_missing';
+  return r.unstable ? 'screenshot_changed_unstable' : 'screenshot_changed';
+}
+
 export function junitXml(report: Report): string {
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
-  const failures = report.results.filter((r) => r.status === 'failed' || (r.status === 'new' && r.failure)).length;
+  const failures = report.results.filter((r) => r.failure && r.status !== 'error').length;
   const errors = report.results.filter((r) => r.status === 'error').length;
   const skipped = report.results.filter((r) => r.status === 'flaky').length;
   const counts = `tests="${report.results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(report.ms)}"`;
@@ -54,7 +61,7 @@ export function junitXml(report: Report): string {
     lines.push(`    <testcase classname="regress.${escape(r.page)}" name="${escape(r.id)}" time="${seconds(r.ms)}">`);
     const message = escape(r.message ?? r.status);
     if (r.status === 'error') lines.push(`      <error type="capture_error" message="${message}"/>`);
-    else if (r.failure) lines.push(`      <failure type="${r.status === 'new' ? 'baseline_missing' : 'screenshot_changed'}" message="${message}">${escape(JSON.stringify({ changedPixels: r.changedPixels, ratio: r.ratio, box: r.box, images: r.images }))}</failure>`);
+    else if (r.failure) lines.push(`      <failure type="${failureType(r)}" message="${message}">${escape(JSON.stringify({ changedPixels: r.changedPixels, ratio: r.ratio, box: r.box, images: r.images }))}</failure>`);
     else if (r.status === 'flaky') lines.push(`      <skipped message="${message}"/>`);
     if (r.status !== 'passed') lines.push(`      <system-out>${escape(`${r.status}: ${r.message ?? ''}`)}</system-out>`);
     lines.push('    </testcase>');

@@ -11,6 +11,7 @@ import { Session } from '../../mcp/session.js';
 import type { Tool } from '../../tools/tool.js';
 import { ScriptParseError } from '../script.js';
 import { ScriptRunner } from '../script-runner.js';
+import { startupLine } from '../startup-report.js';
 import { capturesOf, parseConfig, parseShard, shardOf, type Capture } from './config.js';
 import { diffPngs, overThreshold } from './diff.js';
 import { summarize, writeReports, type CaptureResult, type Report } from './report.js';
@@ -27,6 +28,10 @@ export interface RegressFlags {
   ci: boolean;
   workers: number;
   shard?: string;
+  /** What an unstable capture that differs from its baseline does: fail the run, or only warn. */
+  flaky: 'fail' | 'warn';
+  /** Print the startup phases of the first Firefox to stderr. */
+  verbose?: boolean;
 }
 
 interface Worker {
@@ -79,7 +84,7 @@ async function workerTab(worker: Worker, viewport: { width: number; height: numb
 }
 
 /** Loads the page, makes it still and captures until two consecutive screenshots are the same bytes. */
-async function stableCapture(worker: Worker, capture: Capture, tools: Tool[], options: ServerOptions, phases: Phases): Promise<{ png: Buffer; stable: boolean; missing: string[] }> {
+async function stableCapture(worker: Worker, capture: Capture, tools: Tool[], options: ServerOptions, phases: Phases): Promise<{ png: Buffer; stable: boolean; missingMasks: string[] }> {
   const network = await worker.network;
   const tab = await workerTab(worker, capture.viewport);
   phases.mark('tab');
@@ -107,12 +112,12 @@ async function stableCapture(worker: Worker, capture: Capture, tools: Tool[], op
       const current = await screenshot(tab, capture.page.fullPage);
       if (current.equals(previous)) {
         phases.mark(`shots x${attempt + 1}`);
-        return { png: current, stable: true, missing };
+        return { png: current, stable: true, missingMasks: missing };
       }
       previous = current;
     }
     phases.mark(`shots x${MAX_ATTEMPTS}`);
-    return { png: previous, stable: false, missing };
+    return { png: previous, stable: false, missingMasks: missing };
   } catch (error) {
     // A tab in an unknown state is not reused.
     const browser = await worker.session.browser();
@@ -134,7 +139,7 @@ async function runCapture(worker: Worker, capture: Capture, ctx: { tools: Tool[]
     phases.print(capture.id);
     return { ...base, ...result, ms: Math.round(performance.now() - started) };
   };
-  let shot: { png: Buffer; stable: boolean; missing: string[] };
+  let shot: { png: Buffer; stable: boolean; missingMasks: string[] };
   try {
     shot = await stableCapture(worker, capture, ctx.tools, ctx.options, phases);
   } catch (error) {
@@ -142,26 +147,39 @@ async function runCapture(worker: Worker, capture: Capture, ctx: { tools: Tool[]
   }
   await mkdir(images, { recursive: true });
   const actualRel = `images/${capture.id}.actual.png`;
-  const extra = shot.missing.length ? { missingMasks: shot.missing } : {};
+  const extra = { ...(shot.missingMasks.length ? { missingMasks: shot.missingMasks } : {}), ...(shot.stable ? {} : { unstable: true }) };
+  const unstable = `the page never gave two equal screenshots in a row (${MAX_ATTEMPTS} tries)`;
+  // An unstable shot is not reproducible: it becomes a baseline only when the user said unstable pages only warn.
+  const acceptUnstable = ctx.flags.flaky === 'warn';
   const baseline = await readFile(baselinePath).catch(() => null);
   if (!baseline) {
+    await writeFile(join(ctx.reportDir, actualRel), shot.png);
+    if (!shot.stable && !acceptUnstable) {
+      return done({ status: 'flaky', failure: true, message: `${unstable}; no baseline ${baselinePath}, and an unstable shot is not written as one under --flaky=fail (mask what moves)`, images: { actual: actualRel }, ...extra });
+    }
     await mkdir(ctx.baselineDir, { recursive: true });
     await writeFile(baselinePath, shot.png);
-    await writeFile(join(ctx.reportDir, actualRel), shot.png);
-    const message = ctx.flags.ci ? `no baseline ${baselinePath} (with --ci a missing baseline is an error; it was written for review)` : `baseline written to ${baselinePath}`;
-    return done({ status: 'new', failure: ctx.flags.ci, message, images: { actual: actualRel }, ...extra });
+    const written = ctx.flags.ci ? `no baseline ${baselinePath} (with --ci a missing baseline is an error; it was written for review)` : `baseline written to ${baselinePath}`;
+    return done({ status: 'new', failure: ctx.flags.ci, message: shot.stable ? written : `${written}; warning: ${unstable}`, images: { actual: actualRel }, ...extra });
   }
   const diff = await diffPngs(baseline, shot.png, capture.page.colorThreshold);
   const failing = overThreshold(diff, capture.page.threshold);
   const stats = { changedPixels: diff.changedPixels, ratio: diff.ratio, box: diff.box, ...extra };
-  if (!shot.stable) {
-    await writeFile(join(ctx.reportDir, actualRel), shot.png);
-    return done({ status: 'flaky', failure: false, message: `the page never gave two equal screenshots in a row (${MAX_ATTEMPTS} tries)`, images: { actual: actualRel }, ...stats });
-  }
-  if (!failing) return done({ status: 'passed', failure: false, ...stats });
-  const rel = { baseline: `images/${capture.id}.baseline.png`, actual: actualRel, diff: `images/${capture.id}.diff.png` };
-  await Promise.all([copyFile(baselinePath, join(ctx.reportDir, rel.baseline)), writeFile(join(ctx.reportDir, rel.actual), shot.png), diff.image ? writeFile(join(ctx.reportDir, rel.diff), diff.image) : null]);
   const what = `${diff.changedPixels} pixels changed (${(diff.ratio * 100).toFixed(3)}%)${diff.box ? ` in ${diff.box.width}x${diff.box.height} at ${diff.box.x},${diff.box.y}` : ''}`;
+  if (!failing && shot.stable) return done({ status: 'passed', failure: false, ...stats });
+  const rel = { baseline: `images/${capture.id}.baseline.png`, actual: actualRel, ...(diff.image ? { diff: `images/${capture.id}.diff.png` } : {}) };
+  await Promise.all([copyFile(baselinePath, join(ctx.reportDir, rel.baseline)), writeFile(join(ctx.reportDir, rel.actual), shot.png), diff.image ? writeFile(join(ctx.reportDir, `images/${capture.id}.diff.png`), diff.image) : null]);
+  if (!shot.stable) {
+    // Within the threshold an unstable page is only a warning; beyond it, it hides a change unless it fails.
+    if (!failing) return done({ status: 'flaky', failure: false, message: `${unstable}; the last one is within the threshold (${what})`, images: rel, ...stats });
+    if (ctx.flags.update && acceptUnstable) {
+      await writeFile(baselinePath, shot.png);
+      return done({ status: 'updated', failure: false, message: `${what}; baseline rewritten from an unstable page (--flaky=warn): ${unstable}`, images: rel, ...stats });
+    }
+    const fails = ctx.flags.flaky === 'fail';
+    const tail = ctx.flags.update ? '; baseline not rewritten (an unstable shot is accepted only with --update --flaky=warn)' : '';
+    return done({ status: 'flaky', failure: fails, message: `${unstable}, and the last one differs from the baseline beyond the threshold: ${what}${tail}`, images: rel, ...stats });
+  }
   if (ctx.flags.update) {
     await writeFile(baselinePath, shot.png);
     return done({ status: 'updated', failure: false, message: `${what}; baseline rewritten`, images: rel, ...stats });
@@ -202,17 +220,20 @@ export async function runRegress(configPath: string, options: ServerOptions, fla
   const results: CaptureResult[] = [];
   const queue = [...captures];
   const tty = process.stderr.isTTY;
+  let firstCaptureAt: number | null = null;
   try {
     await Promise.all(
       workers.map(async (worker) => {
         for (let capture = queue.shift(); capture; capture = queue.shift()) {
           const result = await runCapture(worker, capture, ctx);
+          firstCaptureAt ??= performance.now();
           results.push(result);
           const line = `${result.failure ? '✗' : '✓'} ${result.id} ${result.status}${result.message ? ` — ${result.message}` : ''} (${result.ms} ms)`;
           process.stderr.write(tty ? `\r\x1b[K[${results.length}/${captures.length}] ${line}\n` : `${line}\n`);
         }
       }),
     );
+    if (flags.verbose) process.stderr.write(startupLine('regress', managers[0]!.lastStartup, firstCaptureAt));
   } finally {
     for (const worker of workers) void worker.network.then((watch) => watch.close()).catch(() => undefined);
     await Promise.all(managers.map((manager) => manager.close()));

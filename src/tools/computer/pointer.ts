@@ -45,7 +45,7 @@ async function pointerAction(
   const batches = split ? [[mouseSource([moveTo(target.framePoint)])], actions] : [actions];
   const options = { ...(args.action === 'hover' ? { lingerMs: HOVER_LINGER_MS } : {}), ...(split ? { between } : {}) };
   const dispatched = await dispatch(context, target, batches, { token, need: probes.need }, options);
-  context.tab.pointer = { ...target.point };
+  context.tab.movePointer(target.point);
   return actionResult({
     action: args.action,
     ref: target.ref,
@@ -77,7 +77,7 @@ const DRAG_END = ['pointerup', 'mouseup', 'dragover', 'drop', 'dragend'];
 const drag: ActionHandler = async (context, args) => {
   const { tab } = context;
   const modifiers = parseModifiers(args.modifiers);
-  const start = args.start_coordinate ? assertInViewport(context, args.start_coordinate, 'start_coordinate') : { ...tab.pointer };
+  const start = args.start_coordinate ? assertInViewport(context, args.start_coordinate, 'start_coordinate') : tab.pointer;
   const token = newToken();
   // The end is aimed (and guarded) first; the probes watch the document of the end point.
   const probes: Probes = { watch: DRAG_END, need: [], dragWatch: true, startWatch: { point: start, types: ['pointerdown'] } };
@@ -89,7 +89,7 @@ const drag: ActionHandler = async (context, args) => {
   const actions = withModifiers(mouseSource(path), modifiers);
   const inputContext = sameFrame || end.inputContext === tab.context ? end.inputContext : tab.context;
   const dispatched = await dispatch(context, { ...end, inputContext }, [actions], { token, need: [], startNeed: ['pointerdown'], dragEnd: end.framePoint });
-  tab.pointer = { ...end.point };
+  tab.movePointer(end.point);
   const conclusion = dispatched.conclusion;
   const drop = conclusion?.drag;
   const details = [`From (${Math.round(start.x)}, ${Math.round(start.y)}).`];
