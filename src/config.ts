@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ToolError } from './errors.js';
+import { closest } from './suggest.js';
 
 export interface ServerOptions {
   profile: string;
@@ -30,6 +31,12 @@ export interface ServerOptions {
   idleTimeout?: number;
   /** A remote WebDriver endpoint (Selenium Grid, geckodriver) to create the session on instead of launching Firefox. */
   webdriverUrl?: string;
+  /** Tool groups listed beyond the default ones (storage). */
+  caps: string[];
+  /** When not empty: exactly these tools are listed (an allow-list). */
+  tools: string[];
+  /** A Playwright storage-state JSON file loaded into every cookie jar at start. */
+  storageState?: string;
 }
 
 type Kind = 'string' | 'boolean' | 'number' | 'list' | 'viewport';
@@ -62,6 +69,9 @@ export const FLAGS: FlagSpec[] = [
   { flag: 'host', key: 'host', kind: 'string', help: 'serve: address to bind', defaultText: '127.0.0.1' },
   { flag: 'token', key: 'token', kind: 'string', help: 'serve: bearer token clients must send (visible in ps: prefer FIREFOX_USE_TOKEN or --token-file)', defaultText: 'none' },
   { flag: 'token-file', key: 'tokenFile', kind: 'string', help: 'serve: read the bearer token from this file', defaultText: 'none' },
+  { flag: 'caps', key: 'caps', kind: 'list', help: 'Tool groups to list beyond the default ones: storage (see docs/tools.md)', defaultText: 'none' },
+  { flag: 'tools', key: 'tools', kind: 'list', help: 'List only these tools (comma-separated names)', defaultText: 'all of the groups' },
+  { flag: 'storage-state', key: 'storageState', kind: 'string', help: 'Load cookies and localStorage from this Playwright storage-state JSON file', defaultText: 'none' },
   { flag: 'idle-timeout', key: 'idleTimeout', kind: 'number', help: 'Close Firefox after this many milliseconds without a call (the next call starts it again; a named profile keeps its cookies)', defaultText: 'never' },
   { flag: 'webdriver-url', key: 'webdriverUrl', kind: 'string', help: 'Create the session on this remote WebDriver endpoint (Selenium Grid, geckodriver) instead of launching Firefox', defaultText: 'none' },
 ];
@@ -83,6 +93,8 @@ export function defaultOptions(): ServerOptions {
     sharedBrowserContext: false,
     uploadRoots: [],
     host: '127.0.0.1',
+    caps: [],
+    tools: [],
   };
 }
 
@@ -133,7 +145,9 @@ export function resolveOptions(flags: Record<string, unknown>, env: NodeJS.Proce
     }
     const known = new Set(FLAGS.flatMap((spec) => [spec.flag, spec.key]));
     for (const key of Object.keys(config)) {
-      if (!known.has(key)) throw new ToolError('invalid_arguments', `--config ${configPath}: unknown key "${key}"`, { field: key });
+      if (known.has(key)) continue;
+      const suggestion = closest(key, [...known]);
+      throw new ToolError('invalid_arguments', `--config ${configPath}: unknown key "${key}".${suggestion ? ` Did you mean "${suggestion}"?` : ''}`, { field: key });
     }
     layers.push([`config ${configPath}`, (spec) => config[spec.key] ?? config[spec.flag]]);
   }

@@ -48,6 +48,7 @@ export const computerInput = z.strictObject({
     .tuple([z.number().finite(), z.number().finite(), z.number().finite(), z.number().finite()])
     .optional()
     .describe('[x0, y0, x1, y1]'),
+  paste: z.boolean().optional().describe('type: as one trusted paste (ctrl+v; clipboard emptied after): editors add no closing brackets.'),
   repeat: z.number().int().min(1).max(100).optional().describe('key: times (default 1).'),
   duration: z.number().finite().min(0).max(10).optional().describe('wait: seconds.'),
   modifiers: z
@@ -117,7 +118,10 @@ export const computerTool = defineTool({
     'Drives one Firefox tab with real (trusted) pointer, wheel and keyboard input and captures what it looks like: one action per call. ' +
     'Aim with ref (from read_page or find; preferred: resolved, scrolled into view and hit-tested at call time, and refused rather than ' +
     'mis-clicked if hidden, removed or covered) or with coordinate from your latest screenshot. Actions report whether the events ' +
-    'reached the target and what changed on the page. A native dialog blocks the tab until firefox_dialog handles it.',
+    'reached the target and what changed on the page. A native dialog blocks the tab until firefox_dialog handles it. ' +
+    'type with paste: true puts the text in as one paste: real ctrl+v (cmd+v on macOS) with the text on the browser clipboard, ' +
+    'emptied right after (one paste at a time per browser); code editors (Monaco, CodeMirror) insert it as it is, with no ' +
+    'auto-closed brackets or quotes and no re-indent.',
   scope: 'tab',
   errors: ['ref_stale', 'ref_hidden', 'target_occluded', 'out_of_viewport'],
   input: computerInput,

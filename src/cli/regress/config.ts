@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { Tool } from '../../tools/tool.js';
-import { ScriptParseError, parseSource, parseStepList, type ScriptStep } from '../script.js';
+import { ScriptParseError, checkReferences, expandEnv, parseSource, parseStepList, type ScriptStep } from '../script.js';
 
 export interface Viewport {
   name: string;
@@ -50,7 +50,7 @@ const pageSchema = z.strictObject({
   viewports: z.array(viewportSchema).optional(),
   ...common,
 });
-const configSchema = z.strictObject({ base_url: z.string().url().optional(), viewports: z.array(viewportSchema).min(1).optional(), pages: z.array(pageSchema).min(1), ...common });
+const configSchema = z.strictObject({ base_url: z.string().min(1).optional(), viewports: z.array(viewportSchema).min(1).optional(), pages: z.array(pageSchema).min(1), ...common });
 
 function toViewport(raw: z.infer<typeof viewportSchema>): Viewport {
   if (typeof raw === 'string') {
@@ -81,12 +81,17 @@ export function parseConfig(source: string, configPath: string, tools: Tool[], f
   return config.pages.map((page, index) => {
     const line = src.lineOf(src.doc.getIn(['pages', index], true));
     if (page.url && page.file) throw new ScriptParseError('a page has either url or file, not both', line);
-    const url = page.file ? pathToFileURL(resolve(dirname(configPath), page.file)).href : page.url && config.base_url ? new URL(page.url, config.base_url).href : page.url;
+    // ${NAME} in a URL is the environment variable (a host or a token kept out of the file).
+    const baseUrl = config.base_url && expandEnv(config.base_url, src.lineOf(src.doc.get('base_url', true)));
+    if (baseUrl && !URL.canParse(baseUrl)) throw new ScriptParseError(`base_url: not a URL: ${config.base_url}`, src.lineOf(src.doc.get('base_url', true)));
+    const pageUrl = page.url && expandEnv(page.url, line);
+    const url = page.file ? pathToFileURL(resolve(dirname(configPath), page.file)).href : pageUrl && baseUrl ? new URL(pageUrl, baseUrl).href : pageUrl;
     if (!url && !page.steps) throw new ScriptParseError('a page needs url, file or steps', line);
     const name = page.name ?? defaultName(page.file ?? url ?? `page${index + 1}`);
     if (seen.has(name)) throw new ScriptParseError(`two pages are named "${name}"; give one a name:`, line);
     seen.add(name);
     const steps = page.steps ? parseStepList(src.doc.getIn(['pages', index, 'steps'], true), src, byName) : [];
+    checkReferences(steps);
     const waitFor = page.wait_for ?? config.wait_for;
     return {
       name,
