@@ -141,7 +141,7 @@ describe('firefox-use regress', function () {
     }
   });
 
-  it('an HTTP error page, a mask that matches nothing and a missing Firefox are errors: exit 3, not "screenshots changed"', async () => {
+  it('an HTTP error page, a mask that matches nothing and a page that cannot load are errors: exit 3, not "screenshots changed"', async () => {
     const own = mkdtempSync(join(tmpdir(), 'fu-regress-errors-'));
     const server = createServer((req, res) => {
       if (req.url === '/ok.html') res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p id="here">fine</p>');
@@ -173,9 +173,10 @@ describe('firefox-use regress', function () {
       expect(mask.results[0]).to.include({ status: 'error' });
       expect(mask.results[0].message).to.match(/mask "#nowhere" matched nothing/);
 
-      const noFirefox = await go('pages:\n  - {name: ok, url: /ok.html}\n', '--firefox', join(own, 'no-such-firefox'));
-      expect(noFirefox.code, noFirefox.stderr).to.equal(3);
-      expect(noFirefox.results[0].status).to.equal('error');
+      // Nothing listens on port 1: the page cannot load.
+      const refused = await go('pages:\n  - {name: ok, url: "http://127.0.0.1:1/"}\n');
+      expect(refused.code, refused.stderr).to.equal(3);
+      expect(refused.results[0].status).to.equal('error');
     } finally {
       server.close();
     }
