@@ -126,7 +126,9 @@ function renderTool(tool) {
   const lines = [`## \`${tool.name}\``, ''];
   if (tool.title) lines.push(`**${tool.title}**${tool.scope === 'tab' ? ' · acts on one tab' : ' · session-wide'}` + annotationText(tool.annotations), '');
   if (tool.enabled && !tool.enabled(defaultOptions())) lines.push('> Listed only when the server is started with the flag that enables it (see the description).', '');
-  lines.push(tool.description, '', '### Parameters', '');
+  lines.push(tool.description, '');
+  if (tool.details) lines.push(tool.details, '');
+  lines.push('### Parameters', '');
   const properties = Object.entries(inputSchema.properties ?? {});
   if (properties.length === 0) {
     lines.push('None.');

@@ -26,6 +26,8 @@ export interface ServerOptions {
   token?: string;
   /** serve: read the token from this file (not visible in `ps`, unlike --token). */
   tokenFile?: string;
+  /** Close Firefox after this many milliseconds without a call; the next call starts it again. Unset: keep it. */
+  idleTimeout?: number;
   /** A remote WebDriver endpoint (Selenium Grid, geckodriver) to create the session on instead of launching Firefox. */
   webdriverUrl?: string;
 }
@@ -60,6 +62,7 @@ export const FLAGS: FlagSpec[] = [
   { flag: 'host', key: 'host', kind: 'string', help: 'serve: address to bind', defaultText: '127.0.0.1' },
   { flag: 'token', key: 'token', kind: 'string', help: 'serve: bearer token clients must send (visible in ps: prefer FIREFOX_USE_TOKEN or --token-file)', defaultText: 'none' },
   { flag: 'token-file', key: 'tokenFile', kind: 'string', help: 'serve: read the bearer token from this file', defaultText: 'none' },
+  { flag: 'idle-timeout', key: 'idleTimeout', kind: 'number', help: 'Close Firefox after this many milliseconds without a call (the next call starts it again; a named profile keeps its cookies)', defaultText: 'never' },
   { flag: 'webdriver-url', key: 'webdriverUrl', kind: 'string', help: 'Create the session on this remote WebDriver endpoint (Selenium Grid, geckodriver) instead of launching Firefox', defaultText: 'none' },
 ];
 

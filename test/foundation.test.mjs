@@ -15,6 +15,19 @@ describe('foundation: MCP over stdio with an owned Firefox', function () {
     await fixtures?.close();
   });
 
+  it('starts Firefox with the server; a launch that fails reaches the first call as its coded error', async function () {
+    // /bin/false exits at once: the launch begun before any call fails, and the first call is told why.
+    const broken = await startServer({ args: ['--isolated', '--firefox', '/bin/false'] });
+    try {
+      const result = await broken.call('tabs_context_mcp', { createIfEmpty: true });
+      expect(result.isError, broken.text(result)).to.equal(true);
+      expect(result.structuredContent.error.code).to.equal('launch_failed');
+      expect(broken.text(result)).to.match(/^launch_failed: Firefox exited before it was ready/);
+    } finally {
+      await broken.close();
+    }
+  });
+
   it('lists the tools with their input and output schemas', async function () {
     const { tools } = await server.client.listTools();
     const names = tools.map((t) => t.name);

@@ -45,11 +45,13 @@ describe('firefox-use run', function () {
   });
   after(() => fixtures.close());
 
-  it('runs a passing script: one JSON line per step, saves, a screenshot file, exit 0', async () => {
+  it('runs a passing script: one JSON line per step, saves, a screenshot file, exit 0; --verbose prints the startup phases', async () => {
     const file = join(dir, 'login.yaml');
     writeFileSync(file, script(fixtures.url('/run/login.html'), 'Welcome, ann@example.com!'));
-    const { code, lines, stderr } = await runCli([file, ...flags()]);
+    const { code, lines, stderr } = await runCli([file, ...flags(), '--verbose']);
     expect(code, stderr).to.equal(0);
+    // --verbose says where the cold start went.
+    expect(stderr).to.match(/startup in ms since launch: spawn \d+, endpoint \d+, session \d+, ready \d+, first page \d+/);
     expect(lines.map((l) => l.tool)).to.deep.equal(['navigate', 'find', 'computer', 'computer', 'find', 'computer', 'computer']);
     expect(lines.every((l) => l.ok)).to.equal(true);
     expect(lines[2].args.ref).to.match(/^ref_\d+$/);

@@ -3,14 +3,12 @@ import type { BrowsingContext } from 'webdriver-bidi-protocol';
 import { BidiConnection, type EventName } from '../bidi/connection.js';
 import { ToolError, isToolError } from '../errors.js';
 import { LocalHost, type BrowserHost } from './host.js';
-import { launchFirefox, type LaunchOptions } from './launcher.js';
+import { launchFirefox, type LaunchOptions, type StartupPhases } from './launcher.js';
 import { SANDBOX, preloadDeclaration } from './page-script.js';
-import { tabBrowsers } from './frames.js';
 import { OriginGuard, type OriginRules } from './interception.js';
 import { MAX_REFS, RefRegistry } from './refs.js';
-import { attachConsoleLog } from './console-log.js';
-import { attachDownloads, routeDownloads } from './downloads.js';
-import { attachNetworkLog } from './network-log.js';
+import { ContextTree, type ContextNode } from './context-tree.js';
+import { routeDownloads, type Download } from './downloads.js';
 import { mapBidiError } from './bidi-errors.js';
 import { Tab, type TabTimeouts } from './tab.js';
 
@@ -55,21 +53,16 @@ export interface NetworkActivity {
   done: boolean;
 }
 
-export interface ContextNode {
-  id: string;
-  parent: string | null;
-  url: string;
-  opener: string | null;
-}
+export type { ContextNode } from './context-tree.js';
 
 /**
  * The one BiDi session of one Firefox process, and the tabs in it. Every MCP session shares it; which tabs a
  * session may use is decided above, by tab groups.
  */
-export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed: [Error]; contextDestroyed: [string] }> {
+export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed: [Error] }> {
   private readonly tabsById = new Map<number, Tab>();
   private readonly tabsByContext = new Map<string, Tab>();
-  readonly contexts = new Map<string, ContextNode>();
+  readonly contexts = new ContextTree();
   /** Element refs of every tab, in one namespace so a ref never names two things. */
   readonly refs = new RefRegistry(MAX_REFS, (id) => this.tabsById.get(id)?.groupId ?? null);
   private closing = false;
@@ -78,9 +71,15 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   /** Isolated groups, each with the folder its downloads go to (undefined: the server's output dir). */
   private readonly isolatedGroups = new Map<string, string | undefined>();
   private readonly userContexts = new Map<string, Promise<string>>();
+  /** Downloads in progress with the tab that began them: the end is routed there even if the page closed meanwhile. */
+  private readonly downloading = new Map<string, { tab: Tab; download: Download }>();
+  private readonly networkWatchers = new Set<(activity: NetworkActivity) => void>();
+  private originGuard: OriginGuard | null = null;
+  /** How long this browser's launch took, step by step (null when it was not launched here). */
+  startup: StartupPhases | null = null;
 
   private constructor(
-    readonly bidi: BidiConnection,
+    private readonly bidi: BidiConnection,
     readonly host: BrowserHost,
     readonly options: BrowserOptions,
     readonly version: string,
@@ -99,7 +98,10 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
         { capabilities: { alwaysMatch: { unhandledPromptBehavior: { default: 'ignore' }, webSocketUrl: true } } },
         { timeout: 45_000 },
       );
-      return await Browser.attach(bidi, host, options, `${session.capabilities.browserName} ${session.capabilities.browserVersion}`);
+      const sessionAt = performance.now() - firefox.phases.startedAt;
+      const browser = await Browser.attach(bidi, host, options, `${session.capabilities.browserName} ${session.capabilities.browserVersion}`);
+      browser.startup = { ...firefox.phases, session: sessionAt, ready: performance.now() - firefox.phases.startedAt };
+      return browser;
     } catch (error) {
       bidi?.close();
       firefox.killNow();
@@ -120,44 +122,88 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   }
 
   private async start(): Promise<void> {
-    this.bidi.on('browsingContext.contextCreated', (info) => this.onContextCreated(info));
-    this.bidi.on('browsingContext.contextDestroyed', (info) => this.onContextDestroyed(info));
-    this.bidi.on('browsingContext.userPromptOpened', (prompt) => {
-      const tab = this.tabForContext(prompt.context);
-      tab?.setDialog({ type: prompt.type, message: prompt.message, defaultValue: prompt.defaultValue, openedAt: Date.now(), context: prompt.context });
-    });
-    this.bidi.on('browsingContext.userPromptClosed', (prompt) => this.tabForContext(prompt.context)?.setDialog(null));
-    attachConsoleLog(this);
-    attachNetworkLog(this);
+    this.routeEvents();
     this.bidi.onDisconnect((error) => this.onLost(error));
     this.host.onExit(() => this.onLost(new ToolError('browser_crashed', 'Firefox exited.')));
 
     const origins = this.options.origins;
+    if (origins && OriginGuard.needed(origins)) {
+      this.originGuard = new OriginGuard(this.bidi, origins, (context, url, navigation) => {
+        // Only the tab's own document matters to navigate; a refused image or frame leaves the page usable.
+        if (context && navigation) this.tabsByContext.get(context)?.noteBlocked(url);
+      });
+    }
+    const outputDir = this.options.outputDir;
     await Promise.all([
       this.bidi.send('session.subscribe', { events: SUBSCRIBED_EVENTS }),
-      origins && OriginGuard.needed(origins)
-        ? OriginGuard.install(this.bidi, origins, (context, url, navigation) => {
-            // Only the tab's own document matters to navigate; a refused image or frame leaves the page usable.
-            if (context && navigation) this.tabsByContext.get(context)?.noteBlocked(url);
-          })
-        : null,
+      this.originGuard?.install(),
       this.bidi.send('script.addPreloadScript', { functionDeclaration: preloadDeclaration(), sandbox: SANDBOX }),
-      this.options.outputDir
-        ? attachDownloads(this, this.options.outputDir).catch((error: Error) => process.stderr.write(`firefox-use: downloads stay with Firefox: ${error.message}\n`))
+      // A Firefox without the command keeps its own download handling; that is reported, not fatal.
+      outputDir
+        ? routeDownloads(this.bidi, outputDir).catch((error: Error) => process.stderr.write(`firefox-use: downloads stay with Firefox: ${error.message}\n`))
         : undefined,
     ]);
     const tree = await this.bidi.send('browsingContext.getTree', {});
     for (const info of tree.contexts) this.recordTree(info, null);
   }
 
+  /** Each BiDi event is listened to here once and handed to the tab it belongs to (and to the few browser-wide watchers). */
+  private routeEvents(): void {
+    const bidi = this.bidi;
+    bidi.on('browsingContext.contextCreated', (info) => this.onContextCreated(info));
+    bidi.on('browsingContext.contextDestroyed', (info) => this.onContextDestroyed(info));
+    bidi.on('browsingContext.userPromptOpened', (prompt) => {
+      const tab = this.tabForContext(prompt.context);
+      tab?.setDialog({ type: prompt.type, message: prompt.message, defaultValue: prompt.defaultValue, openedAt: Date.now(), context: prompt.context });
+    });
+    bidi.on('browsingContext.userPromptClosed', (prompt) => this.tabForContext(prompt.context)?.setDialog(null));
+    // navigate follows only the tab's own document.
+    bidi.on('browsingContext.navigationStarted', (event) => this.tabsByContext.get(event.context)?.emit('navigation', 'started', event));
+    bidi.on('browsingContext.navigationCommitted', (event) => this.tabsByContext.get(event.context)?.emit('navigation', 'committed', event));
+    bidi.on('browsingContext.navigationFailed', (event) => this.tabsByContext.get(event.context)?.emit('navigation', 'failed', event));
+    bidi.on('log.entryAdded', (entry) => {
+      // Workers and other realms without a window have no context.
+      if (entry.source.context) this.tabForContext(entry.source.context)?.console.record(entry);
+    });
+    const tabOf = (context: string | null): Tab | undefined => (context ? this.tabForContext(context) : undefined);
+    const activity = (context: string | null, request: string, url: string, done: boolean): void => {
+      for (const watcher of this.networkWatchers) watcher({ context, request, url, done });
+    };
+    bidi.on('network.beforeRequestSent', (event) => {
+      this.originGuard?.decide(event);
+      tabOf(event.context)?.network.requestStarted(event);
+      activity(event.context, event.request.request, event.request.url, false);
+    });
+    bidi.on('network.responseCompleted', (event) => {
+      tabOf(event.context)?.network.responseCompleted(event);
+      activity(event.context, event.request.request, event.request.url, true);
+    });
+    bidi.on('network.fetchError', (event) => {
+      tabOf(event.context)?.network.fetchFailed(event);
+      activity(event.context, event.request.request, event.request.url, true);
+    });
+    bidi.on('browsingContext.downloadWillBegin', (event) => {
+      // Without an output dir Firefox keeps its downloads: none is reported.
+      if (!this.options.outputDir) return;
+      const tab = this.tabForContext(event.context);
+      if (tab) this.downloading.set(event.download, { tab, download: tab.downloads.began(event) });
+    });
+    bidi.on('browsingContext.downloadEnd', (event) => {
+      const known = this.downloading.get(event.download);
+      if (!known) return;
+      this.downloading.delete(event.download);
+      known.tab.downloads.ended(known.download, event);
+    });
+  }
+
   private recordTree(info: BrowsingContext.Info, parent: string | null): void {
-    this.contexts.set(info.context, { id: info.context, parent, url: info.url, opener: info.originalOpener ?? null });
+    this.contexts.set({ id: info.context, parent, url: info.url, opener: info.originalOpener ?? null });
     for (const child of info.children ?? []) this.recordTree(child, info.context);
   }
 
   private onContextCreated(info: BrowsingContext.Info): void {
     const parent = info.parent ?? null;
-    this.contexts.set(info.context, { id: info.context, parent, url: info.url, opener: info.originalOpener ?? null });
+    this.contexts.set({ id: info.context, parent, url: info.url, opener: info.originalOpener ?? null });
     if (parent !== null || this.tabsByContext.has(info.context)) return;
     // A top-level context a page opened (window.open, target=_blank) joins its opener's group.
     const opener = info.originalOpener ? this.tabForContext(info.originalOpener) : undefined;
@@ -168,17 +214,12 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   }
 
   private onContextDestroyed(info: BrowsingContext.Info): void {
-    const removed = [info.context];
-    for (let i = 0; i < removed.length; i++) {
-      for (const node of this.contexts.values()) if (node.parent === removed[i]) removed.push(node.id);
-    }
-    for (const id of removed) {
-      this.contexts.delete(id);
-      this.emit('contextDestroyed', id);
-    }
+    const owner = this.tabForContext(info.context);
+    for (const id of this.contexts.remove(info.context)) owner?.frameLinks.delete(id);
     const tab = this.tabsByContext.get(info.context);
     if (tab) {
-      tab.markClosed(tab.closeRequested ? 'closed_by_tool' : 'closed_by_page');
+      // Closing the whole browser (shutdown, idle release) destroys every tab: that is the browser going, not the page.
+      tab.markClosed(this.closing ? 'browser_crashed' : tab.closeRequested ? 'closed_by_tool' : 'closed_by_page');
       this.forget(tab);
     }
   }
@@ -197,14 +238,8 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
    * is called.
    */
   onNetworkActivity(listener: (activity: NetworkActivity) => void): () => void {
-    const offs = [
-      this.bidi.on('network.beforeRequestSent', (event) => listener({ context: event.context, request: event.request.request, url: event.request.url, done: false })),
-      this.bidi.on('network.responseCompleted', (event) => listener({ context: event.context, request: event.request.request, url: event.request.url, done: true })),
-      this.bidi.on('network.fetchError', (event) => listener({ context: event.context, request: event.request.request, url: event.request.url, done: true })),
-    ];
-    return () => {
-      for (const off of offs) off();
-    };
+    this.networkWatchers.add(listener);
+    return () => this.networkWatchers.delete(listener);
   }
 
   /** The tab of a top-level context, or of the top-level context a frame belongs to. */
@@ -224,14 +259,13 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
 
   /** Child contexts (frames) of a context, in creation order. */
   childContexts(context: string): ContextNode[] {
-    return [...this.contexts.values()].filter((node) => node.parent === context);
+    return this.contexts.children(context);
   }
 
   private adopt(context: string, groupId: string | null, applyViewport = true): Tab {
-    const tab = new Tab(nextTabId++, context, this.bidi, this.options.timeouts, this.options.viewport, groupId);
+    const tab = new Tab(nextTabId++, context, this.bidi, this.options.timeouts, this.options.viewport, groupId, { refs: this.refs, contexts: this.contexts });
     this.tabsById.set(tab.id, tab);
     this.tabsByContext.set(context, tab);
-    tabBrowsers.set(tab, this);
     // Popups get the same viewport as tabs the server opened.
     if (applyViewport)
       void this.bidi
@@ -300,8 +334,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     const viewport = opts.viewport ?? this.options.viewport;
     const tab = this.tabsByContext.get(created.context) ?? this.adopt(created.context, groupId, false);
     tab.groupId = groupId;
-    await this.bidi.send('browsingContext.setViewport', { context: tab.context, viewport, devicePixelRatio: 1 }, { timeout: this.options.timeouts.action });
-    tab.viewport = { ...viewport };
+    await tab.setViewport(viewport.width, viewport.height);
     return tab;
   }
 
@@ -312,19 +345,19 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
   async closeTab(tab: Tab, promptUnload = false): Promise<boolean> {
     // A dialog already open would answer nothing useful: close the tab with it.
     const prompt = promptUnload && !tab.dialog;
-    tab.closeRequested = prompt;
+    tab.noteCloseRequest(prompt);
     const closed = this.bidi.send('browsingContext.close', { context: tab.context, promptUnload: prompt }, { timeout: this.options.timeouts.action, write: true });
     try {
       await (prompt ? tab.race(closed) : closed.catch((error: unknown) => Promise.reject(mapBidiError(error, tab.id))));
     } catch (error) {
       // The race ends as soon as the context is destroyed, which is the success we wanted.
       if (tab.closedReason === 'closed_by_tool') return true;
-      if (!isToolError(error, 'dialog_open')) tab.closeRequested = false;
+      if (!isToolError(error, 'dialog_open')) tab.noteCloseRequest(false);
       throw error;
     }
     // Firefox reports the context destroyed before it answers; a context still there means the page stayed.
     if (!tab.isClosed && !(await tab.waitClosed(1_000))) {
-      tab.closeRequested = false;
+      tab.noteCloseRequest(false);
       return false;
     }
     tab.markClosed('closed_by_tool');

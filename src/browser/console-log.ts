@@ -1,7 +1,5 @@
 import type { Log } from 'webdriver-bidi-protocol';
-import type { Browser } from './browser.js';
 import { Ring } from './ring.js';
-import type { Tab } from './tab.js';
 
 export interface ConsoleEntry {
   /** debug | info | warn | error, as BiDi reports it. */
@@ -21,27 +19,15 @@ export interface ConsoleEntry {
 export const CONSOLE_CAPACITY = 1000;
 const MAX_TEXT = 2_000;
 
-const logs = new WeakMap<Tab, Ring<ConsoleEntry>>();
-
-/** The console ring of a tab, created on first use (the listener also creates it on a tab's first entry). */
-export function consoleOf(tab: Tab): Ring<ConsoleEntry> {
-  let ring = logs.get(tab);
-  if (!ring) {
-    ring = new Ring<ConsoleEntry>(CONSOLE_CAPACITY);
-    logs.set(tab, ring);
+/** A tab's console messages (the Browser hands it each log.entryAdded of the tab's contexts), oldest first. */
+export class ConsoleLog extends Ring<ConsoleEntry> {
+  constructor() {
+    super(CONSOLE_CAPACITY);
   }
-  return ring;
-}
 
-/** Feeds every tab's ring from log.entryAdded (the Browser subscribes to it). */
-export function attachConsoleLog(browser: Browser): void {
-  browser.bidi.on('log.entryAdded', (entry) => {
-    const context = entry.source.context;
-    if (!context) return; // workers and other realms without a window
-    const tab = browser.tabForContext(context);
-    if (!tab) return;
-    consoleOf(tab).push(toEntry(entry));
-  });
+  record(entry: Log.Entry): void {
+    this.push(toEntry(entry));
+  }
 }
 
 function toEntry(entry: Log.Entry): ConsoleEntry {

@@ -3,7 +3,6 @@
 // menu, listbox or dialog it opened. When the action loaded another document, finish() returns a capped full
 // snapshot instead.
 import { isToolError } from '../errors.js';
-import { browserOf } from './frames.js';
 import type { DeltaFinishRequest, PageDelta } from './page-types.js';
 import { DEFAULT_MAX_CHARS, globalizeRefs, snapshotTab } from './snapshot.js';
 import type { Tab } from './tab.js';
@@ -134,10 +133,9 @@ export class DeltaWatch implements DeltaHandle {
 }
 
 function targetIn(tab: Tab, targetRef: string | undefined): { context: string; docId: string; id: number } | undefined {
-  const browser = browserOf(tab);
-  if (!targetRef || !browser.refs.has(targetRef)) return undefined;
+  if (!targetRef || !tab.refs.has(targetRef)) return undefined;
   try {
-    const found = browser.refs.lookup(targetRef, tab.id);
+    const found = tab.refs.lookup(targetRef, tab.id);
     return { context: found.frameContext, docId: found.docId, id: found.localId };
   } catch {
     return undefined;
@@ -146,7 +144,6 @@ function targetIn(tab: Tab, targetRef: string | undefined): { context: string; d
 
 async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOptions): Promise<DeltaOutcome> {
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
-  const browser = browserOf(tab);
   const entries = watch.entries().filter((entry) => entry.docId !== null);
   if (entries[0]?.context !== tab.context) return fullSnapshot(tab, maxChars);
   // Every document answers at once; a frame that fails is left out, the top-level document's failure is the call's.
@@ -184,7 +181,7 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
     truncated ||= page.truncated;
     unsettled ??= page.unsettled;
     if (page.popup && !popup) {
-      const refFor = (id: number) => browser.refs.refFor(tab.id, entry.context, page.docId, id);
+      const refFor = (id: number) => tab.refs.refFor(tab.id, entry.context, page.docId, id);
       popup = {
         ref: refFor(page.popup.id),
         role: page.popup.role,

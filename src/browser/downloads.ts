@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
-import type { Network } from 'webdriver-bidi-protocol';
+import type { BrowsingContext, Network } from 'webdriver-bidi-protocol';
 import type { BidiConnection } from '../bidi/connection.js';
-import type { Browser } from './browser.js';
+import type { RequestEnd } from './network-log.js';
 import { makeOutputDir } from './output.js';
 import type { Tab } from './tab.js';
 
@@ -16,43 +16,19 @@ export interface Download {
   startedAt: number;
 }
 
-interface TabDownloads {
-  events: EventEmitter<{ begin: [Download]; end: [Download] }>;
-}
-
-const byTab = new WeakMap<Tab, TabDownloads>();
-
-function stateOf(tab: Tab): TabDownloads {
-  let state = byTab.get(tab);
-  if (!state) {
-    state = { events: new EventEmitter() };
-    byTab.set(tab, state);
-  }
-  return state;
-}
-
-/**
- * Sends every page-triggered download to `outputDir` (browser.setDownloadBehavior) and tracks each one per tab.
- * A Firefox without the command keeps its own download handling; that is reported, not fatal.
- */
-export async function attachDownloads(browser: Browser, outputDir: string): Promise<void> {
-  const all = new Map<string, { tab: Tab; download: Download }>();
-  browser.bidi.on('browsingContext.downloadWillBegin', (event) => {
-    const tab = browser.tabForContext(event.context);
-    if (!tab) return;
+/** A tab's downloads: the Browser hands it the begin and end of each download the tab started. */
+export class DownloadLog extends EventEmitter<{ begin: [Download]; end: [Download] }> {
+  began(event: BrowsingContext.DownloadWillBeginParams): Download {
     const download: Download = { id: event.download, url: event.url, suggestedFilename: event.suggestedFilename, status: 'in_progress', startedAt: event.timestamp };
-    all.set(download.id, { tab, download });
-    stateOf(tab).events.emit('begin', download);
-  });
-  browser.bidi.on('browsingContext.downloadEnd', (event) => {
-    const known = all.get(event.download);
-    if (!known) return;
-    all.delete(event.download);
-    known.download.status = event.status;
-    if (event.status === 'complete' && event.filepath) known.download.path = event.filepath;
-    stateOf(known.tab).events.emit('end', known.download);
-  });
-  await routeDownloads(browser.bidi, outputDir);
+    this.emit('begin', download);
+    return download;
+  }
+
+  ended(download: Download, event: BrowsingContext.DownloadEndParams): void {
+    download.status = event.status;
+    if (event.status === 'complete' && event.filepath) download.path = event.filepath;
+    this.emit('end', download);
+  }
 }
 
 /** Sends the downloads of these user contexts (of all, without) into `dir`, made private to this user first. */
@@ -83,7 +59,7 @@ export async function downloadsDuring<T>(
   options: DownloadWatchOptions = {},
 ): Promise<{ result: T; downloads: Download[]; /** A document load in the tab ended with a page (with navigationWaitMs). */ pageLoaded: boolean }> {
   const { settleMs = 0, finishMs = 10_000, navigationWaitMs = 0 } = options;
-  const state = stateOf(tab);
+  const state = tab.downloads;
   const begun: Download[] = [];
   const loads = new Set<string>();
   let pageLoaded = false;
@@ -92,7 +68,7 @@ export async function downloadsDuring<T>(
     begun.push(download);
     wake?.();
   };
-  const loadEnded = (event: Network.ResponseCompletedParameters | Network.FetchErrorParameters) => {
+  const loadEnded = (event: RequestEnd) => {
     if (event.context !== tab.context || !loads.delete(event.request.request) || loads.size > 0) return;
     // The download event follows the response by a moment (longer on a busy machine). A response that looks
     // like a file (attachment, or not an HTML page) gets up to 5 s for it (it wakes at once when the download begins); a page gets a short grace.
@@ -102,18 +78,16 @@ export async function downloadsDuring<T>(
     if (page && response.status !== 204) pageLoaded = true;
     setTimeout(() => wake?.(), response && !page ? 5_000 : 50);
   };
-  const offs = navigationWaitMs
-    ? [
-        tab.bidi.on('network.beforeRequestSent', (event) => {
-          if (event.context !== tab.context || event.request.destination !== 'document') return;
-          loads.add(event.request.request);
-          wake?.();
-        }),
-        tab.bidi.on('network.responseCompleted', loadEnded),
-        tab.bidi.on('network.fetchError', loadEnded),
-      ]
-    : [];
-  state.events.on('begin', onBegin);
+  const onStarted = (event: Network.BeforeRequestSentParameters) => {
+    if (event.context !== tab.context || event.request.destination !== 'document') return;
+    loads.add(event.request.request);
+    wake?.();
+  };
+  if (navigationWaitMs) {
+    tab.network.on('started', onStarted);
+    tab.network.on('ended', loadEnded);
+  }
+  state.on('begin', onBegin);
   let result: T;
   try {
     result = await work();
@@ -122,8 +96,9 @@ export async function downloadsDuring<T>(
     if (loads.size > 0 && begun.length === 0) await pause(navigationWaitMs, (wakeUp) => (wake = () => loads.size === 0 || begun.length > 0 ? wakeUp() : undefined));
     wake = null;
   } finally {
-    state.events.off('begin', onBegin);
-    for (const off of offs) off();
+    state.off('begin', onBegin);
+    tab.network.off('started', onStarted);
+    tab.network.off('ended', loadEnded);
   }
   if (begun.length > 0) await finished(state, begun, finishMs);
   return { result, downloads: begun.map((download) => ({ ...download })), pageLoaded: pageLoaded && begun.length === 0 };
@@ -139,7 +114,7 @@ function pause(ms: number, setWake: (wakeUp: () => void) => void): Promise<void>
   });
 }
 
-function finished(state: TabDownloads, downloads: Download[], timeoutMs: number): Promise<void> {
+function finished(state: DownloadLog, downloads: Download[], timeoutMs: number): Promise<void> {
   return new Promise((resolve) => {
     const done = () => downloads.every((download) => download.status !== 'in_progress');
     if (done()) return resolve();
@@ -149,10 +124,10 @@ function finished(state: TabDownloads, downloads: Download[], timeoutMs: number)
     }
     function finish() {
       clearTimeout(timer);
-      state.events.off('end', onEnd);
+      state.off('end', onEnd);
       resolve();
     }
-    state.events.on('end', onEnd);
+    state.on('end', onEnd);
   });
 }
 

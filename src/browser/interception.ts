@@ -16,7 +16,7 @@ export type BlockedListener = (context: string | null, url: string, navigation: 
  * `navigate` would let a click or a redirect slip past.
  */
 export class OriginGuard {
-  private constructor(
+  constructor(
     private readonly bidi: BidiConnection,
     private readonly rules: OriginRules,
     private readonly onBlocked: BlockedListener,
@@ -26,15 +26,13 @@ export class OriginGuard {
     return rules.allowedOrigins.length > 0 || rules.blockedOrigins.length > 0;
   }
 
-  /** Registers the intercept; resolves once Firefox holds requests for it. */
-  static async install(bidi: BidiConnection, rules: OriginRules, onBlocked: BlockedListener): Promise<OriginGuard> {
-    const guard = new OriginGuard(bidi, rules, onBlocked);
-    bidi.on('network.beforeRequestSent', (event) => guard.decide(event));
-    await bidi.send('network.addIntercept', { phases: ['beforeRequestSent'] }, { timeout: 10_000 });
-    return guard;
+  /** Registers the intercept; resolves once Firefox holds requests for it. The Browser hands it every request (`decide`). */
+  async install(): Promise<void> {
+    await this.bidi.send('network.addIntercept', { phases: ['beforeRequestSent'] }, { timeout: 10_000 });
   }
 
-  private decide(event: Network.BeforeRequestSentParameters): void {
+  /** Lets a held request go on, or fails it when its origin is refused. */
+  decide(event: Network.BeforeRequestSentParameters): void {
     if (!event.isBlocked) return;
     const { request, url } = event.request;
     if (originAllowed(url, this.rules)) {

@@ -17,6 +17,16 @@ export interface LaunchOptions {
   headed: boolean;
 }
 
+/** Milliseconds from the start of a launch to each step: the process spawned, its BiDi endpoint, the session, ready. */
+export interface StartupPhases {
+  spawn: number;
+  endpoint: number;
+  session?: number;
+  ready?: number;
+  /** performance.now() when the launch began, so later steps (a first page) can be put on the same clock. */
+  startedAt: number;
+}
+
 type FirefoxProcess = ResultPromise<{ detached: true; stdin: 'ignore'; stdout: 'ignore'; stderr: 'pipe'; reject: false; buffer: false }>;
 
 /** A running Firefox that this process started and must stop. */
@@ -29,6 +39,7 @@ export class LaunchedFirefox {
     readonly binary: string,
     readonly endpoint: string,
     private readonly stderrTail: string[],
+    readonly phases: StartupPhases,
   ) {
     if (process.exitCode !== null || process.signalCode !== null) this.exited = true;
     process.on('exit', () => {
@@ -67,6 +78,7 @@ export class LaunchedFirefox {
 
 /** Starts Firefox on an owned profile and finds its WebDriver BiDi endpoint. */
 export async function launchFirefox(options: LaunchOptions): Promise<LaunchedFirefox> {
+  const startedAt = performance.now();
   const found = findFirefox(options.firefox);
   const profile = OwnedProfile.acquire(options.profile, options.isolated);
   // A file left by an earlier run would name a dead port.
@@ -96,12 +108,13 @@ export async function launchFirefox(options: LaunchOptions): Promise<LaunchedFir
     profile.release();
     throw new ToolError('launch_failed', `Could not start ${found.path}: ${(error as Error).message}`);
   }
+  const spawn = performance.now() - startedAt;
   const unguard = child.pid ? guardProcessGroup(child.pid, profile.isolated ? profile.dir : undefined) : () => undefined;
   child.on('exit', unguard);
   const tail: string[] = [];
   try {
     const endpoint = await readEndpoint(child, profile.dir, tail);
-    return new LaunchedFirefox(child, profile, found.path, endpoint, tail);
+    return new LaunchedFirefox(child, profile, found.path, endpoint, tail, { startedAt, spawn, endpoint: performance.now() - startedAt });
   } catch (error) {
     if (child.pid) killGroup(child.pid);
     await child.catch(() => undefined);

@@ -1,6 +1,10 @@
 import type { ServerOptions } from '../config.js';
 import { Browser, type BrowserOptions } from './browser.js';
+import type { StartupPhases } from './launcher.js';
 import { connectRemote } from './remote.js';
+
+/** Why the last browser went away: a crash, or an idle release (`--idle-timeout`). */
+export type BrowserEnd = 'crashed' | 'released_idle';
 
 /**
  * Owns the one Browser of a server: launches it on first need, and again after a crash. Every MCP session asks it
@@ -9,10 +13,19 @@ import { connectRemote } from './remote.js';
 export class BrowserManager {
   private current: Browser | null = null;
   private launching: Promise<Browser> | null = null;
+  /** A launch started before any call asked (`prelaunch`); the first call takes it, failure included. */
+  private prelaunched: Promise<Browser> | null = null;
   /** Bumped at each launch, so sessions can tell that their earlier tabs went with a crashed browser. */
   generation = 0;
+  /** The startup phases of the last launch (null for a remote browser or before any launch). */
+  lastStartup: StartupPhases | null = null;
+  /** How the browser before the current one ended. */
+  lastEnd: BrowserEnd = 'crashed';
   private shuttingDown = false;
   private readonly listeners = new Set<(browser: Browser) => void>();
+  /** Calls under way; the idle clock runs only while this is 0. */
+  private inUse = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: ServerOptions) {}
 
@@ -27,14 +40,35 @@ export class BrowserManager {
     return this.current && !this.current.crashed ? this.current : null;
   }
 
+  /**
+   * Starts Firefox now, before any call needs it (the server knows one will). The first call waits for this launch
+   * and gets its failure as its own coded error; later calls launch again.
+   */
+  prelaunch(): Promise<unknown> {
+    if (this.prelaunched || this.current || this.launching) return Promise.resolve();
+    const launch = this.get();
+    this.prelaunched = launch;
+    launch.catch(() => undefined);
+    return launch;
+  }
+
   async get(): Promise<Browser> {
     if (this.shuttingDown) throw new Error('The server is shutting down.');
+    const early = this.prelaunched;
+    if (early) {
+      this.prelaunched = null;
+      const browser = await early;
+      if (!browser.crashed) return browser;
+    }
     const live = this.live;
     if (live) return live;
     if (!this.launching) {
       const previous = this.current;
       this.launching = (async () => {
-        if (previous) await previous.close(2_000).catch(() => undefined);
+        if (previous) {
+          this.lastEnd = 'crashed';
+          await previous.close(2_000).catch(() => undefined);
+        }
         const launch: BrowserOptions = {
           firefox: this.options.firefox,
           profile: this.options.profile,
@@ -48,7 +82,9 @@ export class BrowserManager {
         const browser = this.options.webdriverUrl ? await connectRemote(this.options.webdriverUrl, launch) : await Browser.launch(launch);
         this.generation++;
         this.current = browser;
+        this.lastStartup = browser.startup;
         for (const listener of this.listeners) listener(browser);
+        this.armIdle();
         return browser;
       })().finally(() => {
         this.launching = null;
@@ -57,8 +93,48 @@ export class BrowserManager {
     return this.launching;
   }
 
+  /**
+   * Marks a call under way until the returned function is called: an idle browser is released only when no call
+   * has been running for `--idle-timeout` milliseconds.
+   */
+  hold(): () => void {
+    this.inUse++;
+    this.disarmIdle();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.inUse--;
+      this.armIdle();
+    };
+  }
+
+  private disarmIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  private armIdle(): void {
+    const after = this.options.idleTimeout;
+    this.disarmIdle();
+    if (!after || this.inUse > 0 || !this.live) return;
+    this.idleTimer = setTimeout(() => void this.releaseIdle(), after);
+    this.idleTimer.unref();
+  }
+
+  /** Closes a browser no call has used for `--idle-timeout` ms; the next call launches it again on the same profile. */
+  private async releaseIdle(): Promise<void> {
+    this.idleTimer = null;
+    const browser = this.live;
+    if (!browser || this.inUse > 0 || this.launching || this.shuttingDown) return;
+    this.lastEnd = 'released_idle';
+    this.current = null;
+    await browser.close().catch(() => undefined);
+  }
+
   async close(): Promise<void> {
     this.shuttingDown = true;
+    this.disarmIdle();
     // A launch still under way gets a few seconds; past that the exit hook kills it (see reaper.ts).
     const pending = this.launching
       ? Promise.race([this.launching.catch(() => null), new Promise<null>((resolve) => setTimeout(() => resolve(null), 3_000).unref())])

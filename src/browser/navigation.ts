@@ -5,7 +5,7 @@ import { ToolError, isToolError } from '../errors.js';
 import { isNavigationAborted, mapNavigationError } from './bidi-errors.js';
 import { assertOriginAllowed } from './origins.js';
 import { assertSchemeAllowed, printableUrl } from './schemes.js';
-import type { Tab } from './tab.js';
+import type { NavigationEvent, Tab } from './tab.js';
 
 export const navigationTargetSchema = z.string().min(1).max(16_384);
 
@@ -49,9 +49,7 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
   const started = Date.now();
   if (target === 'back' || target === 'forward') {
     try {
-      await tab.race(
-        tab.bidi.send('browsingContext.traverseHistory', { context: tab.context, delta: target === 'back' ? -1 : 1 }, { timeout, write: true }),
-      );
+      await tab.traverseHistory(target === 'back' ? -1 : 1, timeout);
     } catch (error) {
       throw navigationError(error, tab, timeout, target);
     }
@@ -66,7 +64,7 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
         const remaining = Math.max(1_000, deadline - Date.now());
         // A javascript: URL (with --allow-javascript) runs in the page and loads nothing: there is no load to wait for.
         const wait = url.startsWith('javascript:') ? 'none' : 'complete';
-        await tab.race(tab.bidi.send('browsingContext.navigate', { context: tab.context, url, wait }, { timeout: remaining, write: true }));
+        await tab.navigateTo(url, wait, remaining);
         break;
       } catch (error) {
         const blocked = blockedDuring(tab, started);
@@ -108,24 +106,18 @@ class NavigationWatch {
   private readonly committedIds = new Set<string>();
   /** Navigations that ended without one (aborted, failed). */
   private readonly endedIds = new Set<string>();
-  private readonly stops: (() => void)[];
+  private readonly stop: () => void;
   /** A navigation of this call was replaced by another one. */
   abortedOnce = false;
 
   constructor(tab: Tab) {
-    const commit = (event: BrowsingContext.NavigationInfo): void => {
-      if (event.context === tab.context && event.navigation) this.committedIds.add(event.navigation);
+    const seen = (kind: NavigationEvent[0], event: BrowsingContext.NavigationInfo): void => {
+      if (!event.navigation) return;
+      if (kind === 'started') this.started.push({ id: event.navigation, url: event.url });
+      else (kind === 'committed' ? this.committedIds : this.endedIds).add(event.navigation);
     };
-    const end = (event: BrowsingContext.NavigationInfo): void => {
-      if (event.context === tab.context && event.navigation) this.endedIds.add(event.navigation);
-    };
-    this.stops = [
-      tab.bidi.on('browsingContext.navigationStarted', (event) => {
-        if (event.context === tab.context && event.navigation) this.started.push({ id: event.navigation, url: event.url });
-      }),
-      tab.bidi.on('browsingContext.navigationCommitted', commit),
-      tab.bidi.on('browsingContext.navigationFailed', end),
-    ];
+    tab.on('navigation', seen);
+    this.stop = () => tab.off('navigation', seen);
   }
 
   /** Whether a navigation to `url` started during this call and got as far as its own document. */
@@ -155,7 +147,7 @@ class NavigationWatch {
   }
 
   dispose(): void {
-    for (const stop of this.stops) stop();
+    this.stop();
   }
 }
 

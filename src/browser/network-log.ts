@@ -1,7 +1,6 @@
+import { EventEmitter } from 'node:events';
 import type { Network } from 'webdriver-bidi-protocol';
-import type { Browser } from './browser.js';
 import { Ring } from './ring.js';
-import type { Tab } from './tab.js';
 
 export interface NetworkEntry {
   /** BiDi request id plus redirect hop, so each hop of a redirect chain is its own entry. */
@@ -26,35 +25,6 @@ export interface NetworkEntry {
 export const NETWORK_CAPACITY = 1000;
 const MAX_URL = 500;
 
-interface TabNetwork {
-  ring: Ring<NetworkEntry>;
-  /** Entries still waiting for their response, by key. */
-  pending: Map<string, NetworkEntry>;
-}
-
-const logs = new WeakMap<Tab, TabNetwork>();
-
-function networkState(tab: Tab): TabNetwork {
-  let state = logs.get(tab);
-  if (!state) {
-    state = { ring: new Ring<NetworkEntry>(NETWORK_CAPACITY), pending: new Map() };
-    logs.set(tab, state);
-  }
-  return state;
-}
-
-/** The network ring of a tab (oldest first); `clear()` on it also forgets pending requests. */
-export function networkOf(tab: Tab): { ring: Ring<NetworkEntry>; clear(): void } {
-  const state = networkState(tab);
-  return {
-    ring: state.ring,
-    clear() {
-      state.ring.clear();
-      state.pending.clear();
-    },
-  };
-}
-
 function keyOf(event: Network.BaseParameters): string {
   return `${event.request.request}#${event.redirectCount}`;
 }
@@ -68,14 +38,25 @@ function typeOf(request: Network.RequestData): string {
   return request.initiatorType ?? 'other';
 }
 
-/** Feeds every tab's ring from network.beforeRequestSent / responseCompleted / fetchError. */
-export function attachNetworkLog(browser: Browser): void {
-  const tabOf = (event: Network.BaseParameters): Tab | undefined => (event.context ? browser.tabForContext(event.context) : undefined);
+/** A request's end: its response completed, or it failed. */
+export type RequestEnd = Network.ResponseCompletedParameters | Network.FetchErrorParameters;
 
-  browser.bidi.on('network.beforeRequestSent', (event) => {
-    const tab = tabOf(event);
-    if (!tab) return;
-    const state = networkState(tab);
+/**
+ * A tab's requests (the Browser hands it each network event of the tab's contexts, once): the log network_requests
+ * reads, the requests still in flight, and `started` / `ended` for watchers (a download link's document load).
+ */
+export class NetworkLog extends EventEmitter<{ started: [Network.BeforeRequestSentParameters]; ended: [RequestEnd] }> {
+  readonly ring = new Ring<NetworkEntry>(NETWORK_CAPACITY);
+  /** Entries still waiting for their response, by key. */
+  private readonly pending = new Map<string, NetworkEntry>();
+
+  /** Empties the log and forgets pending requests. */
+  clear(): void {
+    this.ring.clear();
+    this.pending.clear();
+  }
+
+  requestStarted(event: Network.BeforeRequestSentParameters): void {
     const entry: NetworkEntry = {
       key: keyOf(event),
       method: event.request.method,
@@ -83,53 +64,53 @@ export function attachNetworkLog(browser: Browser): void {
       type: typeOf(event.request),
       startedAt: event.timestamp,
     };
-    state.ring.push(entry);
-    state.pending.set(entry.key, entry);
+    this.ring.push(entry);
+    this.pending.set(entry.key, entry);
     // A request that never completes must not pin memory forever.
-    if (state.pending.size > NETWORK_CAPACITY) state.pending.delete(state.pending.keys().next().value as string);
-  });
+    if (this.pending.size > NETWORK_CAPACITY) this.pending.delete(this.pending.keys().next().value as string);
+    this.emit('started', event);
+  }
 
-  const finish = (event: Network.BaseParameters): NetworkEntry | undefined => {
-    const tab = tabOf(event);
-    if (!tab) return undefined;
-    const state = networkState(tab);
+  responseCompleted(event: Network.ResponseCompletedParameters): void {
+    const entry = this.finish(event);
+    if (entry) {
+      const { response } = event;
+      entry.status = response.status;
+      entry.mimeType = response.mimeType || undefined;
+      entry.size = response.bytesReceived || response.content.size || 0;
+      entry.fromCache = response.fromCache || undefined;
+      const timings = event.request.timings;
+      const start = timings.requestTime || timings.fetchStart;
+      if (timings.responseEnd && start) entry.durationMs = Math.max(0, Math.round(timings.responseEnd - start));
+      else entry.durationMs = Math.max(0, event.timestamp - entry.startedAt);
+    }
+    this.emit('ended', event);
+  }
+
+  fetchFailed(event: Network.FetchErrorParameters): void {
+    const entry = this.finish(event);
+    if (entry) {
+      entry.error = event.errorText;
+      entry.durationMs = Math.max(0, event.timestamp - entry.startedAt);
+    }
+    this.emit('ended', event);
+  }
+
+  private finish(event: Network.BaseParameters): NetworkEntry | undefined {
     const key = keyOf(event);
-    const entry = state.pending.get(key);
-    state.pending.delete(key);
+    const entry = this.pending.get(key);
+    this.pending.delete(key);
     return entry;
-  };
+  }
 
-  browser.bidi.on('network.responseCompleted', (event) => {
-    const entry = finish(event);
-    if (!entry) return;
-    const { response } = event;
-    entry.status = response.status;
-    entry.mimeType = response.mimeType || undefined;
-    entry.size = response.bytesReceived || response.content.size || 0;
-    entry.fromCache = response.fromCache || undefined;
-    const timings = event.request.timings;
-    const start = timings.requestTime || timings.fetchStart;
-    if (timings.responseEnd && start) entry.durationMs = Math.max(0, Math.round(timings.responseEnd - start));
-    else entry.durationMs = Math.max(0, event.timestamp - entry.startedAt);
-  });
-
-  browser.bidi.on('network.fetchError', (event) => {
-    const entry = finish(event);
-    if (!entry) return;
-    entry.error = event.errorText;
-    entry.durationMs = Math.max(0, event.timestamp - entry.startedAt);
-  });
-}
-
-/**
- * Requests of the tab still waiting for their response that started within `maxAgeMs` (older ones are long polls
- * or streams that never end, and say nothing about whether the page is still loading).
- */
-export function requestsInFlight(tab: Tab, maxAgeMs = 10_000): number {
-  const state = logs.get(tab);
-  if (!state) return 0;
-  const since = Date.now() - maxAgeMs;
-  let count = 0;
-  for (const entry of state.pending.values()) if (entry.startedAt >= since && entry.type !== 'websocket') count++;
-  return count;
+  /**
+   * Requests still waiting for their response that started within `maxAgeMs` (older ones are long polls or streams
+   * that never end, and say nothing about whether the page is still loading).
+   */
+  inFlight(maxAgeMs = 10_000): number {
+    const since = Date.now() - maxAgeMs;
+    let count = 0;
+    for (const entry of this.pending.values()) if (entry.startedAt >= since && entry.type !== 'websocket') count++;
+    return count;
+  }
 }

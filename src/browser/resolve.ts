@@ -1,7 +1,6 @@
 // Turning a ref back into a live element for an action: the registry says where it points, the page says whether
 // the element is still there.
 import { ToolError, isToolError } from '../errors.js';
-import { browserOf } from './frames.js';
 import type { RefTarget } from './refs.js';
 import type { Tab } from './tab.js';
 
@@ -19,9 +18,8 @@ export interface ResolvedRef {
  * `elementFor(target.docId, target.localId)` in `target.frameContext`.
  */
 export async function resolveRef(tab: Tab, ref: string): Promise<ResolvedRef> {
-  const browser = browserOf(tab);
-  const target = browser.refs.lookup(ref, tab.id);
-  if (!browser.contexts.has(target.frameContext)) {
+  const target = tab.refs.lookup(ref, tab.id);
+  if (!tab.contexts.has(target.frameContext)) {
     throw new ToolError('ref_stale', `${ref} was in a frame that no longer exists. Call read_page or find for current refs.`, {
       reason: 'other_document',
       ref,

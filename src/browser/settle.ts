@@ -1,7 +1,6 @@
 // Waiting for a page to settle after it loaded: single-page apps and viewers (pdf.js) fetch and render after the
 // load event, so a snapshot taken at load shows an empty shell. Settled means the DOM has been quiet for a moment
 // with no transition running and no request of the tab in flight; the wait is bounded and says when it ran out.
-import { requestsInFlight } from './network-log.js';
 import type { Tab } from './tab.js';
 
 /** How long the DOM must stay unchanged to count as quiet, ms. */
@@ -41,10 +40,10 @@ export async function settleTab(tab: Tab, maxMs: number): Promise<SettleOutcome>
       busy = report.busy === 'animations' ? 'animations were still running' : 'the page kept changing';
       break;
     }
-    const loading = requestsInFlight(tab);
+    const loading = tab.network.inFlight();
     if (loading === 0) return { settled: true, waitedMs: Date.now() - started };
     busy = `${loading} request${loading === 1 ? ' was' : 's were'} still loading`;
-    while (requestsInFlight(tab) > 0 && Date.now() < deadline) await sleep(25);
+    while (tab.network.inFlight() > 0 && Date.now() < deadline) await sleep(25);
   }
   return { settled: false, waitedMs: Date.now() - started, busy };
 }

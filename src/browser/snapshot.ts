@@ -1,6 +1,6 @@
 // read_page on the server side: runs the page's snapshot in the top frame and in every child frame it shows,
 // stitches each frame's lines under its iframe line, and turns page-local ids into global refs.
-import { browserOf, mapFrames } from './frames.js';
+import { mapFrames } from './frames.js';
 import type { PageSnapshot, SnapshotHint } from './page-types.js';
 import { resolveRef } from './resolve.js';
 import type { Tab } from './tab.js';
@@ -48,7 +48,7 @@ interface Collected {
 
 /** `[ref=#12]` placeholders in one frame's lines, made into global refs. */
 export function globalizeRefs(tab: Tab, context: string, docId: string, text: string): string {
-  const refs = browserOf(tab).refs;
+  const refs = tab.refs;
   return text.replace(/\[ref=#(\d+)\]/g, (_match, id: string) => `[ref=${refs.refFor(tab.id, context, docId, Number(id))}]`);
 }
 
@@ -106,7 +106,7 @@ async function collect(
   into.deeper += page.deeper;
   into.cut += page.cut ?? 0;
   into.truncated ||= page.truncated;
-  for (const hint of page.hints) into.hints.push({ ref: browserOf(tab).refs.refFor(tab.id, context, page.docId, hint.id), hint });
+  for (const hint of page.hints) into.hints.push({ ref: tab.refs.refFor(tab.id, context, page.docId, hint.id), hint });
   if (page.frames.length === 0) {
     into.lines.push(...lines);
     return page;

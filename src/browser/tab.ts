@@ -3,6 +3,12 @@ import type { BrowsingContext, Input, Script } from 'webdriver-bidi-protocol';
 import type { BidiConnection } from '../bidi/connection.js';
 import { ToolError, isToolError } from '../errors.js';
 import { isPaintRefused, mapBidiError } from './bidi-errors.js';
+import { ConsoleLog } from './console-log.js';
+import type { ContextTree } from './context-tree.js';
+import { DownloadLog } from './downloads.js';
+import { FrameLinks } from './frames.js';
+import { NetworkLog } from './network-log.js';
+import type { RefRegistry } from './refs.js';
 import type { PageArgs, PageOperationName, PageResult } from './page-types.js';
 import { CALL_STUB, ELEMENT_STUB, NOT_INSTALLED, SANDBOX, pageScriptSource, type PageAnswer } from './page-script.js';
 
@@ -36,6 +42,15 @@ export interface PageCallOptions {
 type PageCallArgs<Op extends PageOperationName> =
   Record<string, never> extends PageArgs<Op> ? [args?: PageArgs<Op>, options?: PageCallOptions] : [args: PageArgs<Op>, options?: PageCallOptions];
 
+/** What a tab shares with the other tabs of its browser: the one ref namespace and the tree of contexts. */
+export interface TabShared {
+  refs: RefRegistry;
+  contexts: ContextTree;
+}
+
+/** A navigation of the tab's top-level context, as the Browser routes BiDi's navigation events to it. */
+export type NavigationEvent = ['started' | 'committed' | 'failed', BrowsingContext.NavigationInfo];
+
 /** Why a tab can no longer be used. */
 export type ClosedReason = 'closed_by_tool' | 'closed_by_page' | 'browser_crashed' | 'session_ended';
 
@@ -43,30 +58,79 @@ export type ClosedReason = 'closed_by_tool' | 'closed_by_page' | 'browser_crashe
  * One top-level browsing context as the agent sees it: a small stable id, its dialog, its pointer.
  * Tools reach the page only through this class.
  */
-export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedReason] }> {
-  dialog: OpenDialog | null = null;
-  closedReason: ClosedReason | null = null;
+export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedReason]; navigation: NavigationEvent }> {
+  private openDialog: OpenDialog | null = null;
+  private closed: ClosedReason | null = null;
   /** Where this tab's pointer last was, in viewport CSS pixels; drags without a start begin here. */
-  pointer = { x: 0, y: 0 };
-  viewport: { width: number; height: number };
+  private pointerAt = { x: 0, y: 0 };
+  private size: { width: number; height: number };
   /** The last request of this tab that the origin rules refused, so navigate can say origin_blocked. */
-  lastBlocked: { url: string; at: number } | null = null;
+  private blocked: { url: string; at: number } | null = null;
   /** tabs_close_mcp asked to close this tab and its beforeunload dialog is waiting for an answer. */
-  closeRequested = false;
+  private closeAsked = false;
+  private title = '';
+  private url = '';
   /** Queue so calls on one tab run in order while other tabs run in parallel. */
   private queue: Promise<unknown> = Promise.resolve();
+
+  /** The tab's console messages, requests, downloads and iframe links, fed by the Browser. */
+  readonly console = new ConsoleLog();
+  readonly network = new NetworkLog();
+  readonly downloads = new DownloadLog();
+  readonly frameLinks = new FrameLinks();
+  /** Element refs of every tab of the browser (one namespace), and its tree of contexts. */
+  readonly refs: RefRegistry;
+  readonly contexts: ContextTree;
 
   constructor(
     readonly id: number,
     readonly context: string,
-    readonly bidi: BidiConnection,
+    private readonly bidi: BidiConnection,
     readonly timeouts: TabTimeouts,
     viewport: { width: number; height: number },
     /** The group (MCP session) this tab belongs to. */
     public groupId: string | null,
+    shared: TabShared,
   ) {
     super();
-    this.viewport = { ...viewport };
+    this.size = { ...viewport };
+    this.refs = shared.refs;
+    this.contexts = shared.contexts;
+  }
+
+  get dialog(): OpenDialog | null {
+    return this.openDialog;
+  }
+
+  get closedReason(): ClosedReason | null {
+    return this.closed;
+  }
+
+  get pointer(): { x: number; y: number } {
+    return { ...this.pointerAt };
+  }
+
+  /** Records where input left the pointer. */
+  movePointer(point: { x: number; y: number }): void {
+    this.pointerAt = { x: point.x, y: point.y };
+  }
+
+  get viewport(): { width: number; height: number } {
+    return { ...this.size };
+  }
+
+  get lastBlocked(): { url: string; at: number } | null {
+    return this.blocked;
+  }
+
+  /** Whether a close with beforeunload was asked and its dialog is still waiting for an answer. */
+  get closeRequested(): boolean {
+    return this.closeAsked;
+  }
+
+  /** The Browser's close sets this while a close waits on the page's beforeunload. */
+  noteCloseRequest(asked: boolean): void {
+    this.closeAsked = asked;
   }
 
   get isClosed(): boolean {
@@ -81,13 +145,13 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   }
 
   markClosed(reason: ClosedReason): void {
-    if (this.closedReason) return;
-    this.closedReason = reason;
+    if (this.closed) return;
+    this.closed = reason;
     this.emit('closed', reason);
   }
 
   noteBlocked(url: string): void {
-    this.lastBlocked = { url, at: Date.now() };
+    this.blocked = { url, at: Date.now() };
   }
 
   /** Resolves true once the tab is closed, false if it still is not after `timeoutMs`. */
@@ -110,12 +174,17 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
    * The top document's title as last read by any page call: a page waiting on a dialog cannot be asked, and
    * tabs_context_mcp shows this instead of "(untitled)".
    */
-  lastTitle = '';
+  get lastTitle(): string {
+    return this.title;
+  }
+
   /** The URL that went with `lastTitle`. */
-  lastUrl = '';
+  get lastUrl(): string {
+    return this.url;
+  }
 
   setDialog(dialog: OpenDialog | null): void {
-    this.dialog = dialog;
+    this.openDialog = dialog;
     if (dialog) this.emit('dialog', dialog);
   }
 
@@ -166,8 +235,8 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     }
     const value = answer.value as { title?: unknown; url?: unknown } | null;
     if (context === this.context && value && typeof value === 'object' && typeof value.title === 'string' && typeof value.url === 'string') {
-      this.lastTitle = value.title;
-      this.lastUrl = value.url;
+      this.title = value.title;
+      this.url = value.url;
     }
     return answer.value;
   }
@@ -284,6 +353,8 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
       throw mapped;
     }
     if (this.dialog === dialog) this.setDialog(null);
+    // A dismissed beforeunload keeps the tab: a close that waited on it is over.
+    if (!accept) this.closeAsked = false;
   }
 
   /** Puts files into the file input of a (frame, document, local id), as a user's pick would. */
@@ -387,9 +458,54 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     await this.race(
       this.bidi.send('browsingContext.setViewport', { context: this.context, viewport: { width, height }, devicePixelRatio }, { timeout: this.timeouts.action }),
     );
-    this.viewport = { width, height };
+    this.size = { width, height };
+  }
+
+  /** Loads `url` in the tab (`wait`: until which readiness state BiDi answers). */
+  async navigateTo(url: string, wait: BrowsingContext.ReadinessState, timeout: number): Promise<void> {
+    await this.race(this.bidi.send('browsingContext.navigate', { context: this.context, url, wait }, { timeout, write: true }));
+  }
+
+  /** Goes back (-1) or forward (1) in the tab's history. */
+  async traverseHistory(delta: -1 | 1, timeout: number): Promise<void> {
+    await this.race(this.bidi.send('browsingContext.traverseHistory', { context: this.context, delta }, { timeout, write: true }));
+  }
+
+  /**
+   * The child contexts that iframe elements (page-local ids in `docId` of `context`) show, null for one that shows
+   * none: in the sandbox, each element's contentWindow comes back from BiDi as `{type: "window", value: {context}}`.
+   */
+  async frameContextsOf(context: string, docId: string, ids: number[]): Promise<Array<string | null>> {
+    const result = await this.race(
+      this.bidi.send(
+        'script.callFunction',
+        {
+          functionDeclaration: WINDOWS_OF,
+          awaitPromise: false,
+          target: { context, sandbox: SANDBOX },
+          arguments: [
+            { type: 'string', value: docId },
+            { type: 'string', value: JSON.stringify(ids) },
+          ],
+          resultOwnership: 'none',
+          serializationOptions: { maxObjectDepth: 1 },
+        },
+        { timeout: this.timeouts.action },
+      ),
+    );
+    if (result.type !== 'success' || result.result.type !== 'array') return [];
+    const values = (result.result.value ?? []) as Script.RemoteValue[];
+    return ids.map((_id, index) => {
+      const value = values[index];
+      return value?.type === 'window' ? (value as Script.WindowProxyRemoteValue).value.context : null;
+    });
   }
 }
+
+const WINDOWS_OF = `function (docId, ids) {
+  const of = globalThis.__firefoxUseFrameWindows;
+  return of ? of(docId, JSON.parse(ids)) : null;
+}`;
 
 export function dialogError(tabId: number, dialog: OpenDialog, duringCall = false): ToolError {
   const what = dialog.type === 'beforeunload' ? 'A "leave page?" (beforeunload) dialog' : `A ${dialog.type} dialog`;

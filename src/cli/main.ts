@@ -4,6 +4,8 @@ import { isToolError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { closest, flagLines, helpText, parseCommand, type CommandSpec } from './args.js';
 
+const VERBOSE = { flag: 'verbose', kind: 'boolean', help: 'Print where the cold start went (spawn, endpoint, session, first page) to stderr', defaultText: 'false' } as const;
+
 const COMMANDS: Record<string, CommandSpec> = {
   mcp: { name: 'mcp', usage: 'mcp [flags]', summary: 'MCP server over stdio (the default command): what an agent\'s MCP config starts.', common: true },
   serve: {
@@ -17,7 +19,10 @@ const COMMANDS: Record<string, CommandSpec> = {
     usage: 'run SCRIPT|- [flags]',
     summary: 'Runs a YAML/JSON script of tool calls in order and prints one JSON line per step. Exit 0 all passed, 1 a step failed, 2 the script does not parse.',
     common: true,
-    extra: [{ flag: 'interactive', kind: 'boolean', short: 'i', help: 'A REPL: one step per line, with history', defaultText: 'false' }],
+    extra: [
+      { flag: 'interactive', kind: 'boolean', short: 'i', help: 'A REPL: one step per line, with history', defaultText: 'false' },
+      VERBOSE,
+    ],
   },
   regress: {
     name: 'regress',
@@ -33,6 +38,7 @@ const COMMANDS: Record<string, CommandSpec> = {
       { flag: 'shard', kind: 'string', help: 'Run only slice I of N (I/N), for a CI matrix', defaultText: 'all' },
       { flag: 'grep', kind: 'string', help: 'Only the captures whose page@viewport id matches this regular expression (with --update: update only those)', defaultText: 'all' },
       { flag: 'flaky', kind: 'string', help: 'An unstable page that differs from its baseline beyond the threshold: fail or warn', defaultText: 'fail with --ci, else warn' },
+      VERBOSE,
     ],
   },
   'merge-reports': {
@@ -93,8 +99,16 @@ async function main(argv: string[]): Promise<number> {
   const options = resolveOptions(parsed.flags);
   switch (commandName) {
     case 'mcp': {
+      // Firefox starts before the MCP server's modules load and while the client connects; the first call waits
+      // for this launch and gets its failure as its coded error.
+      const { BrowserManager } = await import('../browser/manager.js');
+      const manager = new BrowserManager(options);
+      manager.prelaunch().catch((error: unknown) => {
+        const hint = isToolError(error) ? `${error.code}: ${error.message}` : String(error);
+        process.stderr.write(`firefox-use: Firefox is not ready: ${hint}\n`);
+      });
       const { runStdio } = await import('./mcp.js');
-      await runStdio(options);
+      await runStdio(options, manager);
       return -1;
     }
     case 'serve': {
@@ -113,7 +127,7 @@ async function main(argv: string[]): Promise<number> {
         return 2;
       }
       const { runScriptCommand } = await import('./run.js');
-      return runScriptCommand(script, options);
+      return runScriptCommand(script, options, { verbose: Boolean(parsed.flags['verbose']) });
     }
     case 'regress': {
       const config = parsed.positionals[0];
@@ -131,6 +145,7 @@ async function main(argv: string[]): Promise<number> {
         ci,
         workers,
         flaky,
+        verbose: Boolean(parsed.flags['verbose']),
         ...(typeof parsed.flags['baseline-dir'] === 'string' ? { baselineDir: parsed.flags['baseline-dir'] } : {}),
         ...(typeof parsed.flags['report-dir'] === 'string' ? { reportDir: parsed.flags['report-dir'] } : {}),
         ...(typeof parsed.flags['shard'] === 'string' ? { shard: parsed.flags['shard'] } : {}),

@@ -9,6 +9,7 @@ import { enabledTools } from '../mcp/server.js';
 import { Session } from '../mcp/session.js';
 import { ScriptParseError, parseScript, parseStepLine, type ScriptStep } from './script.js';
 import { ScriptRunner, type StepOutcome } from './script-runner.js';
+import { startupLine } from './startup-report.js';
 
 /** The JSON line of a step: everything but the model-facing text. */
 function jsonLine(outcome: StepOutcome): string {
@@ -21,7 +22,7 @@ function readScript(scriptPath: string): string {
 }
 
 /** `firefox-use run SCRIPT`: exit 0 when every step passed, 1 when one failed, 2 when the script does not parse. */
-export async function runScriptCommand(scriptPath: string, options: ServerOptions): Promise<number> {
+export async function runScriptCommand(scriptPath: string, options: ServerOptions, flags: { verbose?: boolean } = {}): Promise<number> {
   const tools = enabledTools(options);
   const name = scriptPath === '-' ? '<stdin>' : scriptPath;
   let steps: ScriptStep[];
@@ -35,6 +36,7 @@ export async function runScriptCommand(scriptPath: string, options: ServerOption
     return 2;
   }
   const manager = new BrowserManager(options);
+  void manager.prelaunch();
   const session = new Session(manager);
   const runner = new ScriptRunner(session, tools, options);
   // $SCRIPT_DIR: the script's folder as a file:// URL, so a script can open pages shipped next to it.
@@ -42,8 +44,10 @@ export async function runScriptCommand(scriptPath: string, options: ServerOption
   runner.saved.set('SCRIPT_DIR', runner.scriptDir);
   const progress = process.stderr.isTTY && steps.length > 1;
   const started = performance.now();
+  let firstStepAt: number | null = null;
   try {
     const passed = await runner.runAll(steps, (outcome) => {
+      firstStepAt ??= performance.now();
       process.stdout.write(jsonLine(outcome) + '\n');
       if (progress) {
         const state = outcome.ok ? 'ok' : outcome.skipped ? 'skipped' : 'FAILED';
@@ -53,6 +57,7 @@ export async function runScriptCommand(scriptPath: string, options: ServerOption
     if (progress) process.stderr.write('\n');
     const failed = passed ? '' : ' (a step failed; see its "error")';
     process.stderr.write(`firefox-use run: ${steps.length} steps in ${Math.round(performance.now() - started)} ms${failed}\n`);
+    if (flags.verbose) process.stderr.write(startupLine('run', manager.lastStartup, firstStepAt));
     return passed ? 0 : 1;
   } finally {
     await session.close().catch(() => undefined);
@@ -94,7 +99,7 @@ export async function runInteractive(options: ServerOptions): Promise<number> {
   const terminal = Boolean(process.stdin.isTTY);
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal, history: terminal ? loadHistory(file) : [], historySize: 500, prompt: 'firefox-use> ' });
   // Start Firefox while the user types.
-  manager.get().catch((error: unknown) => process.stderr.write(`firefox-use: Firefox is not ready: ${(error as Error).message}\n`));
+  manager.prelaunch().catch((error: unknown) => process.stderr.write(`firefox-use: Firefox is not ready: ${(error as Error).message}\n`));
   const prompt = () => terminal && rl.prompt();
   if (terminal) process.stdout.write(`${REPL_HELP}\n`);
   prompt();

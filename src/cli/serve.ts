@@ -142,5 +142,5 @@ export async function runServe(options: ServerOptions): Promise<void> {
   const address = http.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   process.stderr.write(`firefox-use: MCP over Streamable HTTP at http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${boundPort}/mcp\n`);
-  manager.get().catch((error: unknown) => process.stderr.write(`firefox-use: Firefox is not ready: ${(error as Error).message}\n`));
+  manager.prelaunch().catch((error: unknown) => process.stderr.write(`firefox-use: Firefox is not ready: ${(error as Error).message}\n`));
 }

@@ -71,6 +71,7 @@ export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, o
   }
   const args = parsed.data as Record<string, unknown>;
   const context: ToolContext = { session, options, browser: () => session.browser() };
+  const release = session.manager.hold();
   try {
     if (tool.scope === 'session') {
       const response = await tool.handler(context, args);
@@ -91,5 +92,7 @@ export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, o
     return successResult(await withOpenedTabs(response as ToolResponse<Record<string, unknown>>, session), notice);
   } catch (error) {
     return errorResult(error);
+  } finally {
+    release();
   }
 }

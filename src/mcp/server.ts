@@ -8,42 +8,29 @@ import type { Tool } from '../tools/tool.js';
 import { tabInfoSchema } from '../tools/tab-info.js';
 import { VERSION } from '../version.js';
 import { dispatch, errorResult } from './dispatch.js';
+import { shallow, toJsonSchema, type JsonSchema } from './json-schema.js';
 import type { Session } from './session.js';
 
-type JsonSchema = Record<string, unknown>;
+const errorSchema: JsonSchema = { type: 'object', properties: { error: { type: 'object' } }, required: ['error'] };
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
-}
-
-const errorSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    error: {
-      type: 'object',
-      properties: { code: { type: 'string' }, message: { type: 'string' } },
-      required: ['code', 'message'],
-    },
-  },
-  required: ['error'],
-};
-
-/** The tool list as MCP clients see it; output schemas also admit the `{error}` shape of coded failures. */
 /** Fields the dispatcher may add to any tab tool's result. */
 const dispatcherFields = {
   notice: z.string().optional(),
   opened_tabs: z.array(tabInfoSchema).optional(),
 };
 
+/**
+ * The tool list as MCP clients see it: portable input schemas, and output schemas cut to their top-level fields
+ * (docs/tools.md has the full shapes) that also admit the `{error}` shape of coded failures.
+ */
 export function describeTools(tools: Tool[]): McpTool[] {
   return tools.map((tool) => {
-    const output = jsonSchema(tool.output.extend(dispatcherFields), 'output');
+    const output = shallow(toJsonSchema(tool.output.extend(dispatcherFields), 'output'));
     return {
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: jsonSchema(tool.input, 'input') as McpTool['inputSchema'],
+      inputSchema: toJsonSchema(tool.input, 'input') as McpTool['inputSchema'],
       outputSchema: { type: 'object', anyOf: [output, errorSchema] } as McpTool['outputSchema'],
       annotations: { title: tool.title, ...tool.annotations },
     };
@@ -64,8 +51,9 @@ export function createMcpServer(session: Session, options: ServerOptions): Serve
     {
       capabilities: { tools: {} },
       instructions:
-        'A headless Firefox the server owns. Start with tabs_context_mcp (createIfEmpty: true) for a tab id, navigate, ' +
-        'then read_page or find for refs and act with computer using those refs. Screenshots are PNG at device pixel ratio 1.',
+        'A headless Firefox the server owns. Start with tabs_context_mcp (createIfEmpty: true): every tabId comes from it or ' +
+        'tabs_create_mcp and names a tab of this session. navigate, then read_page or find for refs ("ref_12"), and act with ' +
+        'computer or form_input using those refs. Coordinates are viewport CSS pixels of the latest screenshot.',
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));

@@ -16,6 +16,8 @@ export class Session {
   private readonly known = new Map<number, Tab>();
   private seenGeneration = 0;
   private lostTabs: number[] = [];
+  /** Why those tabs went: Firefox stopped, or the server released it after --idle-timeout. */
+  private lostHow: 'crashed' | 'released_idle' = 'crashed';
   /** Tabs and popups the group's pages opened that no reply has reported yet. */
   private unreported: Tab[] = [];
   private readonly unsubscribe: () => void;
@@ -52,6 +54,7 @@ export class Session {
     if (this.seenGeneration !== this.manager.generation) {
       if (this.seenGeneration !== 0) {
         this.lostTabs = [...this.known.values()].filter((tab) => tab.closedReason === 'browser_crashed').map((tab) => tab.id);
+        this.lostHow = this.manager.lastEnd;
       }
       this.seenGeneration = this.manager.generation;
     }
@@ -63,6 +66,9 @@ export class Session {
     if (this.lostTabs.length === 0) return null;
     const ids = this.lostTabs.join(', ');
     this.lostTabs = [];
+    if (this.lostHow === 'released_idle') {
+      return `Firefox had been closed after --idle-timeout without calls and was started again on the same profile (cookies kept); earlier tabs (${ids}) are gone.`;
+    }
     return `Firefox had stopped and was restarted on the same profile; earlier tabs (${ids}) are gone.`;
   }
 

@@ -28,42 +28,39 @@ export const computerInput = z.strictObject({
   action: z
     .enum(computerActions)
     .describe(
-      'The one operation this call performs; the other fields are read according to it. left_click, right_click, double_click, ' +
-        'triple_click, hover: pointer at coordinate or ref. left_click_drag: press at start_coordinate (or where the pointer is), ' +
-        'release at coordinate/ref. scroll: scroll_amount wheel notches in scroll_direction over the point. type: text to the ' +
-        'focused element (ref: click it first). key: keys or chords in text, repeat times. wait: duration seconds. screenshot: ' +
-        'the viewport as PNG. zoom: region at full resolution. scroll_to: bring ref into view.',
+      'Also needed: left_click_drag: start_coordinate; scroll: scroll_direction; type, key: text; wait: duration; zoom: region; scroll_to: ref.',
     ),
   tabId: tabIdField,
   coordinate: point
     .optional()
-    .describe('[x, y] in viewport CSS pixels from the top-left, taken from your latest screenshot (device pixel ratio 1). Target of pointer actions; end of a drag.'),
+    .describe('[x, y] from your latest screenshot.'),
   ref: z
     .string()
     .regex(/^ref_\d+$/, 'must look like "ref_12"')
     .optional()
-    .describe('Element ref from read_page or find ("ref_12"), the sturdier aim: looked up, scrolled into view and hit-tested when the call runs. Required by scroll_to; with type, the field to click first.'),
+    .describe('"ref_12", from read_page or find.'),
   text: z
     .string()
     .max(100_000)
     .optional()
-    .describe('type: the literal text (a newline presses Enter). key: keys or chords separated by spaces, e.g. "Enter", "ctrl+a", "ArrowDown ArrowDown Enter".'),
+    .describe('type: literal text. key: e.g. "ctrl+a Enter".'),
   region: z
     .tuple([z.number().finite(), z.number().finite(), z.number().finite(), z.number().finite()])
     .optional()
-    .describe('zoom: [x0, y0, x1, y1] in viewport pixels, x1 > x0 and y1 > y0, inside the viewport.'),
-  repeat: z.number().int().min(1).max(100).optional().describe('key: how many times to replay the whole sequence (1-100, default 1).'),
-  duration: z.number().finite().min(0).max(10).optional().describe('wait: seconds to wait, 0-10.'),
+    .describe('[x0, y0, x1, y1]'),
+  repeat: z.number().int().min(1).max(100).optional().describe('key: times (default 1).'),
+  duration: z.number().finite().min(0).max(10).optional().describe('wait: seconds.'),
   modifiers: z
     .string()
-    .regex(/^(ctrl|shift|alt|cmd|meta|win|windows)(\+(ctrl|shift|alt|cmd|meta|win|windows))*$/i, 'must be ctrl, shift, alt, cmd/meta or win/windows, joined with "+"')
+    // A refinement, not a regex: the pattern would cost the tool list 90 characters the description already says.
+    .refine((value) => /^(ctrl|shift|alt|cmd|meta|win|windows)(\+(ctrl|shift|alt|cmd|meta|win|windows))*$/i.test(value), 'must be ctrl, shift, alt, cmd/meta or win/windows, joined with "+"')
     .optional()
-    .describe('Keys held during a click, hover or drag: ctrl, shift, alt, cmd (meta), win (windows), joined with "+", e.g. "ctrl+shift".'),
-  save_to_disk: z.boolean().optional().describe('screenshot / zoom: also write the PNG into the output dir and give its path.'),
-  scroll_amount: z.number().int().min(1).max(10).optional().describe('scroll: wheel notches of about 100 px, 1-10 (default 3).'),
-  scroll_direction: z.enum(['up', 'down', 'left', 'right']).optional().describe('scroll: which way the wheel turns (required by scroll).'),
-  start_coordinate: point.optional().describe('left_click_drag: where the button goes down; the pointer\'s last position when left out.'),
-  scale: z.number().min(1).max(4).optional().describe('zoom: render the region at this device pixel ratio (1-4) so fine print is legible.'),
+    .describe('Held keys, e.g. "ctrl+shift".'),
+  save_to_disk: z.boolean().optional().describe('Also save the image in the output dir.'),
+  scroll_amount: z.number().int().min(1).max(10).optional().describe('100 px notches (default 3).'),
+  scroll_direction: z.enum(['up', 'down', 'left', 'right']).optional().describe('Required by scroll.'),
+  start_coordinate: point.optional().describe('Default: where the pointer is.'),
+  scale: z.number().min(1).max(4).optional().describe('zoom: pixel ratio.'),
 });
 
 export type ComputerArgs = z.infer<typeof computerInput>;
@@ -115,7 +112,8 @@ export const actionHandlers: Record<ComputerArgs['action'], ActionHandler> = {
 export const computerTool = defineTool({
   name: 'computer',
   title: 'Computer (pointer, keyboard, screenshots)',
-  description:
+  description: 'Real mouse, wheel and keyboard input, and screenshots. Aim with ref (preferred: hit-tested, refused rather than misclicked) or coordinate. Replies say whether the input landed and what changed.',
+  details:
     'Drives one Firefox tab with real (trusted) pointer, wheel and keyboard input and captures what it looks like: one action per call. ' +
     'Aim with ref (from read_page or find; preferred: resolved, scrolled into view and hit-tested at call time, and refused rather than ' +
     'mis-clicked if hidden, removed or covered) or with coordinate from your latest screenshot. Actions report whether the events ' +

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONSOLE_CAPACITY, consoleOf, type ConsoleEntry } from '../browser/console-log.js';
+import { CONSOLE_CAPACITY, type ConsoleEntry } from '../browser/console-log.js';
 import { clock, filterByPattern, newest } from './log-filter.js';
 import { defineTool, tabIdField } from './tool.js';
 
@@ -21,7 +21,8 @@ function line(entry: ConsoleEntry): string {
 export const readConsoleTool = defineTool({
   name: 'read_console_messages',
   title: 'Read console messages',
-  description:
+  description: 'Console messages and uncaught errors of the tab since it opened or the last clear, oldest first. pattern: case-insensitive regex; clear: empty after reading.',
+  details:
     'Console output and uncaught errors of the tab (every frame, across navigations) since it opened or since the last clear, ' +
     `oldest first. The tab keeps the latest ${CONSOLE_CAPACITY}; older ones are dropped and their number is reported. Filter with ` +
     'pattern (a regular expression, case-insensitive) and onlyErrors; clear empties the log after this read.',
@@ -29,10 +30,10 @@ export const readConsoleTool = defineTool({
   errors: [],
   input: z.strictObject({
     tabId: tabIdField,
-    pattern: z.string().max(1_000).optional().describe('Only messages whose text matches this regular expression (case-insensitive).'),
-    onlyErrors: z.boolean().optional().describe('Only level "error": console.error calls, uncaught exceptions and failed or blocked requests (CORS, WebSocket, network).'),
-    clear: z.boolean().optional().describe('Empty the tab\'s log after reading (default false).'),
-    limit: z.number().int().min(1).max(CONSOLE_CAPACITY).optional().describe('Most messages to return, the newest ones (default 100).'),
+    pattern: z.string().max(1_000).optional(),
+    onlyErrors: z.boolean().optional().describe('Errors only, failed requests included.'),
+    clear: z.boolean().optional(),
+    limit: z.number().int().min(1).max(CONSOLE_CAPACITY).optional().describe('The newest N (default 100).'),
   }),
   output: z.object({
     messages: z.array(entrySchema),
@@ -44,7 +45,7 @@ export const readConsoleTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   worksWithDialog: true,
   async handler({ tab }, args) {
-    const ring = consoleOf(tab);
+    const ring = tab.console;
     const kept = ring.entries().filter((entry) => !args.onlyErrors || entry.level === 'error');
     const matching = await filterByPattern(kept, (entry) => entry.text, args.pattern, 'pattern');
     const { shown, omitted } = newest(matching, args.limit ?? 100);

@@ -31,7 +31,8 @@ async function afterLeaving(tab: Tab): Promise<{ url: string; title: string; loa
 export const dialogTool = defineTool({
   name: 'firefox_dialog',
   title: 'Answer a dialog',
-  description:
+  description: 'Answers the dialog open on a tab (alert, confirm, prompt, beforeunload); until then other tools fail with dialog_open.',
+  details:
     'Closes the native dialog open on a tab (alert, confirm, prompt, or the "leave page?" beforeunload dialog): accept presses ' +
     'OK / Leave, dismiss presses Cancel / Stay. text answers a prompt (accept only). While a dialog is open every other tool on ' +
     'that tab fails with dialog_open, so call this first. Fails with no_dialog, doing nothing, when no dialog is open.',
@@ -40,8 +41,8 @@ export const dialogTool = defineTool({
   worksWithDialog: true,
   input: z.strictObject({
     tabId: tabIdField,
-    action: z.enum(['accept', 'dismiss']).describe('accept: OK / Leave page; dismiss: Cancel / Stay on page.'),
-    text: z.string().max(100_000).optional().describe('prompt only: the answer typed into the prompt before accepting.'),
+    action: z.enum(['accept', 'dismiss']),
+    text: z.string().max(100_000).optional().describe('The answer to a prompt (with accept).'),
   }),
   output: z.object({
     tabId: z.number(),
@@ -69,7 +70,6 @@ export const dialogTool = defineTool({
     // A tab that tabs_close_mcp asked to close goes away once its beforeunload dialog is accepted.
     const closing = accept && tab.closeRequested ? tab.waitClosed(3_000) : null;
     await tab.answerDialog(accept, args.text);
-    if (!accept) tab.closeRequested = false;
     const tabClosed = closing ? await closing : undefined;
     // Leaving was allowed: the navigation that asked goes on. Say where the tab is once it has loaded.
     const arrived = dialog.type === 'beforeunload' && accept && !tabClosed && !tab.isClosed ? await afterLeaving(tab) : null;

@@ -74,7 +74,8 @@ async function chooseInput(context: TabToolContext, ref: string | undefined): Pr
 export const fileUploadTool = defineTool({
   name: 'file_upload',
   title: 'Upload files',
-  description:
+  description: 'Puts files into a file input (ref optional if the page has one). Paths must be under --upload-root (default: the output dir).',
+  details:
     'Puts local files into a file input (input type=file) as if the user had picked them, without opening a file dialog; ' +
     'hidden inputs behind styled buttons work too. ref names the input (or its label); without ref, the page\'s only file ' +
     'input is used, and several are ambiguous_target (their refs are listed). Paths must be readable files under the server\'s ' +
@@ -84,8 +85,8 @@ export const fileUploadTool = defineTool({
   errors: ['ref_stale', 'ambiguous_target', 'not_found'],
   input: z.strictObject({
     tabId: tabIdField,
-    ref: refField.optional().describe('The file input\'s ref from read_page or find; optional when the page has exactly one.'),
-    paths: z.array(z.string().min(1).max(4_096)).max(100).describe('Files to upload: absolute paths, or relative to the server\'s working directory.'),
+    ref: refField.optional(),
+    paths: z.array(z.string().min(1).max(4_096)).max(100),
   }),
   output: z.object({ ref: z.string(), files: z.array(z.string()) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

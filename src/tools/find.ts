@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { browserOf, frameOffset } from '../browser/frames.js';
+import { frameOffset } from '../browser/frames.js';
 import { defineTool, tabIdField } from './tool.js';
 
 const matchSchema = z.object({
@@ -25,7 +25,8 @@ function whereNote(match: z.infer<typeof matchSchema>): string {
 export const findTool = defineTool({
   name: 'find',
   title: 'Find elements',
-  description:
+  description: 'Finds elements by words (role, name, label, text), best first, with ref, role, name and box. E.g. "button sign in".',
+  details:
     'Finds elements by words matched against role, accessible name, label, placeholder, value and visible text, across frames and ' +
     'shadow roots. Best match first: an exact name beats a partial one, shown beats hidden, controls beat static text. Each match ' +
     'has its ref (for computer, form_input, read_page ref_id), role, name and bounding box in viewport CSS pixels. Example query: ' +
@@ -34,16 +35,15 @@ export const findTool = defineTool({
   errors: [],
   input: z.strictObject({
     tabId: tabIdField,
-    query: z.string().trim().min(1).max(200).describe('Words to look for: a role and/or words of the name, label, placeholder or text.'),
-    max_results: z.number().int().min(1).max(100).optional().describe('How many matches to return (default 10).'),
+    query: z.string().trim().min(1).max(200).describe('A role and/or words of the name, label or text.'),
+    max_results: z.number().int().min(1).max(100).optional().describe('Default 10.'),
   }),
   output: z.object({ query: z.string(), matches: z.array(matchSchema), note: z.string().optional() }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async handler(context, args) {
     const tab = context.tab;
-    const browser = browserOf(tab);
     const maxResults = args.max_results ?? 10;
-    const frames = [...browser.contexts.values()].filter((node) => node.id === tab.context || browser.tabForContext(node.id) === tab).map((node) => node.id);
+    const frames = tab.contexts.within(tab.context);
     const notes = new Set<string>();
     const perFrame = await Promise.all(
       frames.map(async (frame) => {
@@ -54,7 +54,7 @@ export const findTool = defineTool({
           return result.matches.map((match) => ({
             score: match.score,
             match: {
-              ref: browser.refs.refFor(tab.id, frame, result.docId, match.id),
+              ref: tab.refs.refFor(tab.id, frame, result.docId, match.id),
               role: match.role,
               name: match.name,
               box: { ...match.box, x: match.box.x + Math.round(offset.x), y: match.box.y + Math.round(offset.y) },

@@ -7,7 +7,8 @@ const valueField = z.union([z.string().max(100_000), z.boolean(), z.number().fin
 export const formInputTool = defineTool({
   name: 'form_input',
   title: 'Set a form field',
-  description:
+  description: 'Sets a field by ref without typing: text, checkbox/radio (boolean), select (option label or value; a list if multiple), range, date/time (ISO), color (#rrggbb).',
+  details:
     'Sets a form field by ref without typing: text inputs and textareas (text; input and change fire as after a user\'s edit), ' +
     'checkbox and radio (true / false), select (an option\'s label or value; a list for a multiple select, which then holds ' +
     'exactly those; or an option\'s ref from read_page with true to pick it, false to unpick it), range (a number within min-max), date/time/month/week (their ISO formats), color (#rrggbb) and ' +
@@ -18,8 +19,8 @@ export const formInputTool = defineTool({
   errors: ['ref_stale'],
   input: z.strictObject({
     tabId: tabIdField,
-    ref: refField.describe('The field\'s ref from read_page or find ("ref_12").'),
-    value: valueField.describe('Text for text-like fields, true/false for checkbox and radio, option label or value (or a list of them) for select.'),
+    ref: refField,
+    value: valueField,
   }),
   output: z.object({
     ref: z.string(),

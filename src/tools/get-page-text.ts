@@ -8,7 +8,8 @@ const TRAILER_ROOM = 90;
 export const getPageTextTool = defineTool({
   name: 'get_page_text',
   title: 'Get page text',
-  description:
+  description: 'The page\'s visible text, main content first, with URL and title. Cut at max_chars: truncated, and nextOffset to pass as offset. Cheaper than a screenshot for reading.',
+  details:
     'The visible text of the tab\'s page with its URL and title: the main content first, page chrome (navigation, header, ' +
     'footer, sidebars) after it under a marker line; hidden and screen-reader-only text left out; each iframe\'s text (any ' +
     'origin) where the frame is, under a "[frame: title — url]" line. Headings start with #, list items with -, table cells ' +
@@ -23,9 +24,9 @@ export const getPageTextTool = defineTool({
       .string()
       .regex(/^ref_\d+$/, 'must look like "ref_12"')
       .optional()
-      .describe('Only this element\'s text (from read_page or find), e.g. a cell holding a long response body.'),
-    max_chars: z.number().int().min(100).max(200_000).optional().describe('Most characters of the whole reply, header included (100-200000, default 8000).'),
-    offset: z.number().int().min(0).optional().describe('Character offset to start from: the nextOffset of a truncated earlier call (default 0).'),
+      .describe('Only this element\'s text.'),
+    max_chars: z.number().int().min(100).max(200_000).optional().describe('Default 8000, header included.'),
+    offset: z.number().int().min(0).optional().describe('The nextOffset of a cut reply.'),
   }),
   output: z.object({
     url: z.string(),

@@ -41,7 +41,8 @@ async function refsFor(context: TabToolContext, value: RemoteValue): Promise<Map
 export const javascriptTool = defineTool({
   name: 'javascript_tool',
   title: 'Run JavaScript in the page',
-  description:
+  description: 'Runs JavaScript in the page; returns the last expression\'s value or a top-level return (await works). Elements come back with refs.',
+  details:
     'Runs JavaScript in the tab\'s page (its own window, with the page\'s globals) and returns the result: the value of the last ' +
     'expression, or what a top-level return gives (top-level await works). Promises are awaited; DOM elements come back with ' +
     'refs usable by computer, form_input and file_upload; cycles, bigint, undefined, Map and Set are shown as such. A thrown ' +
@@ -51,7 +52,7 @@ export const javascriptTool = defineTool({
   enabled: (options) => options.allowJavascript,
   input: z.strictObject({
     tabId: tabIdField,
-    text: z.string().min(1).max(100_000).describe('The code, e.g. "document.title" or "const r = await fetch(\'/api\'); return r.status".'),
+    text: z.string().min(1).max(100_000).describe('The code, e.g. "document.title".'),
   }),
   output: z.object({
     type: z.string(),

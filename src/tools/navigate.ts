@@ -12,7 +12,8 @@ const SETTLE_MAX_MS = 3_000;
 export const navigateTool = defineTool({
   name: 'navigate',
   title: 'Navigate',
-  description:
+  description: 'Loads a URL or goes "back"/"forward"; waits for it to settle and returns url, title and a snapshot with refs.',
+  details:
     'Loads a URL in the tab and waits until it has loaded and settled (DOM quiet, no request in flight; at most 3 s more, said when ' +
       'cut short; redirects and same-page #hash changes count as arrived), or goes ' +
     '"back" / "forward" in its history. Returns the final URL and title and a snapshot of the new page with refs, so no ' +
@@ -24,7 +25,7 @@ export const navigateTool = defineTool({
   errors: ['navigation_timeout', 'navigation_failed', 'origin_blocked'],
   input: z.strictObject({
     tabId: tabIdField,
-    url: navigationTargetSchema.describe('The URL to load, or "back" / "forward".'),
+    url: navigationTargetSchema.describe('A URL, or "back" / "forward".'),
   }),
   output: z.object({
     url: z.string(),

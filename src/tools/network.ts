@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NETWORK_CAPACITY, networkOf, type NetworkEntry } from '../browser/network-log.js';
+import { NETWORK_CAPACITY, type NetworkEntry } from '../browser/network-log.js';
 import { filterByPattern, newest } from './log-filter.js';
 import { defineTool, tabIdField } from './tool.js';
 
@@ -34,7 +34,8 @@ function line(entry: NetworkEntry): string {
 export const readNetworkTool = defineTool({
   name: 'read_network_requests',
   title: 'Read network requests',
-  description:
+  description: 'Requests of the tab since it opened or the last clear: method, URL, status or failure, type, size, duration. urlPattern: case-insensitive regex; clear: empty after reading.',
+  details:
     'Requests the tab made (documents, scripts, images, fetch/XHR, in every frame, across navigations) since it opened or the ' +
     'last clear, oldest first: method, URL, status (or the failure), resource type, size and duration; each redirect hop is its ' +
     `own entry. The latest ${NETWORK_CAPACITY} are kept, and the number dropped is reported. urlPattern filters by a regular ` +
@@ -43,9 +44,9 @@ export const readNetworkTool = defineTool({
   errors: [],
   input: z.strictObject({
     tabId: tabIdField,
-    urlPattern: z.string().max(1_000).optional().describe('Only requests whose URL matches this regular expression (case-insensitive), e.g. "/api/".'),
-    clear: z.boolean().optional().describe('Empty the tab\'s list after reading (default false).'),
-    limit: z.number().int().min(1).max(NETWORK_CAPACITY).optional().describe('Most requests to return, the newest ones (default 100).'),
+    urlPattern: z.string().max(1_000).optional(),
+    clear: z.boolean().optional(),
+    limit: z.number().int().min(1).max(NETWORK_CAPACITY).optional().describe('The newest N (default 100).'),
   }),
   output: z.object({
     requests: z.array(entrySchema),
@@ -57,7 +58,7 @@ export const readNetworkTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   worksWithDialog: true,
   async handler({ tab }, args) {
-    const log = networkOf(tab);
+    const log = tab.network;
     const matching = await filterByPattern(log.ring.entries(), (entry) => entry.url, args.urlPattern, 'urlPattern');
     const { shown, omitted } = newest(matching, args.limit ?? 100);
     const dropped = log.ring.dropped;

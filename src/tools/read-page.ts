@@ -6,7 +6,8 @@ import { defineTool, tabIdField } from './tool.js';
 export const readPageTool = defineTool({
   name: 'read_page',
   title: 'Read page (accessibility snapshot)',
-  description:
+  description: 'The page as an accessibility tree with refs, one element a line. Default: near the viewport; filter "all": whole page, "interactive": controls. When cut at max_chars, hint names refs to read on with ref_id.',
+  details:
     'Returns the page as a compact accessibility-style tree, one element a line ("- button \\"Log in\\" [ref=ref_4]"), with refs ' +
     'for computer, form_input and find. Refs name elements, not positions: they stay valid until the element is removed or the ' +
     'page navigates. By default only what is in or near the viewport is read (a closing line counts what lies above/below); ' +
@@ -19,15 +20,14 @@ export const readPageTool = defineTool({
     tabId: tabIdField,
     filter: z
       .enum(['interactive', 'all'])
-      .optional()
-      .describe('Omit for what is visible in or near the viewport; "all" for the whole document; "interactive" for controls and their landmarks only.'),
-    depth: z.number().int().min(0).max(100).optional().describe('Deepest nesting level to show (0 = top-level lines only).'),
+      .optional(),
+    depth: z.number().int().min(0).max(100).optional().describe('Deepest level shown (0: top level only).'),
     ref_id: z
       .string()
       .regex(/^ref_\d+$/, 'must look like "ref_12"')
       .optional()
-      .describe('Read only this element\'s subtree (whether in view or not); a row or list item continues with the items after it.'),
-    max_chars: z.number().int().min(200).max(200_000).optional().describe(`Hard cap on the snapshot's length (default ${DEFAULT_MAX_CHARS}); cut at whole lines.`),
+      .describe('Only this element\'s subtree (a row or list item: and the items after it).'),
+    max_chars: z.number().int().min(200).max(200_000).optional().describe(`Default ${DEFAULT_MAX_CHARS}.`),
   }),
   output: z.object({
     url: z.string(),

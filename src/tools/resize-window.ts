@@ -4,15 +4,16 @@ import { defineTool, tabIdField } from './tool.js';
 export const resizeWindowTool = defineTool({
   name: 'resize_window',
   title: 'Resize the viewport',
-  description:
+  description: 'Sets this tab\'s viewport size in CSS pixels; a phone is about 390x844.',
+  details:
     'Sets the tab\'s viewport to width x height CSS pixels (device pixel ratio 1), e.g. 390x844 to see a phone layout. ' +
     'Later screenshots have this size and coordinates refer to it. Applies to this tab only, until changed again.',
   scope: 'tab',
   errors: [],
   input: z.strictObject({
     tabId: tabIdField,
-    width: z.number().int().min(200).max(7680).describe('Viewport width in CSS pixels, 200-7680.'),
-    height: z.number().int().min(200).max(4320).describe('Viewport height in CSS pixels, 200-4320.'),
+    width: z.number().int().min(200).max(7680),
+    height: z.number().int().min(200).max(4320),
   }),
   output: z.object({ width: z.number(), height: z.number() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

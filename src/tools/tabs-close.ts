@@ -5,7 +5,8 @@ import { defineTool, tabIdField } from './tool.js';
 export const tabsCloseTool = defineTool({
   name: 'tabs_close_mcp',
   title: 'Close a tab',
-  description:
+  description: 'Closes a tab. A beforeunload prompt answers dialog_open; firefox_dialog then closes (accept) or keeps (dismiss) it.',
+  details:
     "Closes one tab of this session's group. If the page asks to confirm leaving (beforeunload), the call fails with dialog_open " +
     'and the tab stays open until firefox_dialog answers: accept closes it, dismiss keeps it. A dialog already open on the tab ' +
     'does not stop the close: the tab goes with it.',

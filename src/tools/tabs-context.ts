@@ -5,14 +5,15 @@ import { defineTool } from './tool.js';
 export const tabsContextTool = defineTool({
   name: 'tabs_context_mcp',
   title: 'List tabs',
-  description:
+  description: 'Lists this session\'s tabs (id, URL, title, active, dialog). Call it first: other tools need a tabId.',
+  details:
     "Lists the tabs of this session's tab group (the tabs it opened and the popups they opened), with each tab's id, URL, title, " +
     'whether it is the active one, and an open dialog if a page is waiting on one. Call it first: every other tool needs a tabId from ' +
     'here. With createIfEmpty: true an empty group gets a fresh blank tab, so the answer always has one to use.',
   scope: 'session',
   errors: [],
   input: z.strictObject({
-    createIfEmpty: z.boolean().optional().describe('Open a new blank tab when the group has none (default false).'),
+    createIfEmpty: z.boolean().optional().describe('Open a blank tab when the group has none.'),
   }),
   output: z.object({ tabs: z.array(tabInfoSchema), activeTabId: z.number().nullable() }),
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },

@@ -6,13 +6,14 @@ import { defineTool } from './tool.js';
 export const tabsCreateTool = defineTool({
   name: 'tabs_create_mcp',
   title: 'Open a tab',
-  description:
+  description: 'Opens a background tab, loading url if given. Returns its tabId.',
+  details:
     "Opens a new tab in this session's group, in the background, optionally loading `url` (waits for it to load). " +
     'Returns the new tab id; pass it as tabId to the other tools.',
   scope: 'session',
   errors: ['tab_closed', 'dialog_open', 'navigation_timeout', 'navigation_failed', 'origin_blocked'],
   input: z.strictObject({
-    url: navigationTargetSchema.optional().describe('Page to load in the new tab; blank when left out.'),
+    url: navigationTargetSchema.optional().describe('Page to load; blank if left out.'),
   }),
   output: tabInfoSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },

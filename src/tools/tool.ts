@@ -38,7 +38,10 @@ export interface ToolAnnotations {
 interface ToolBase<In extends z.ZodObject, Out extends z.ZodObject> {
   name: string;
   title: string;
+  /** What the model reads in tools/list: short (the whole default list stays under 9,000 characters). */
   description: string;
+  /** The long form, for docs/tools.md only. */
+  details?: string;
   input: In;
   output: Out;
   annotations: ToolAnnotations;
@@ -88,8 +91,5 @@ export function errorCodesOf(tool: Tool): ErrorCode[] {
   return (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => codes.has(code));
 }
 
-export const tabIdField = z
-  .number()
-  .int()
-  .positive()
-  .describe('Tab to act on: an id from tabs_context_mcp or tabs_create_mcp, inside this session\'s tab group.');
+/** No description: thirteen tools list it; tabs_context_mcp and the server instructions say where ids come from. */
+export const tabIdField = z.number().int().min(1);

@@ -8,7 +8,8 @@ const DEFAULT_TIMEOUT_S = 5;
 export const waitForTool = defineTool({
   name: 'wait_for',
   title: 'Wait for text or an element',
-  description:
+  description: 'Waits until a text or element (ref) is shown, or with gone: true is gone, up to timeout seconds; met: false if not (not an error).',
+  details:
     'Waits, in one call, until a text is shown on the page (case-insensitive, spaces collapsed) or an element (ref) is shown, ' +
     'or with gone: true until it is no longer shown (removed or hidden), at most timeout seconds. Answers as soon as the ' +
     'condition holds, with how long it took; when time runs out it says so (met: false), it is not an error. Use it after an ' +
@@ -16,14 +17,13 @@ export const waitForTool = defineTool({
   scope: 'tab',
   input: z.strictObject({
     tabId: tabIdField,
-    text: z.string().trim().min(1).max(500).optional().describe('Text to wait for (or, with gone, to disappear).'),
+    text: z.string().trim().min(1).max(500).optional(),
     ref: z
       .string()
       .regex(/^ref_\d+$/, 'must look like "ref_12"')
-      .optional()
-      .describe('Element to wait for to be shown (or, with gone, to be removed or hidden).'),
-    gone: z.boolean().optional().describe('Wait for the text or element to go away instead (default false).'),
-    timeout: z.number().min(0.1).max(30).optional().describe(`Longest wait in seconds (0.1-30, default ${DEFAULT_TIMEOUT_S}).`),
+      .optional(),
+    gone: z.boolean().optional(),
+    timeout: z.number().min(0.1).max(30).optional().describe(`Seconds (default ${DEFAULT_TIMEOUT_S}).`),
   }),
   output: z.object({
     met: z.boolean(),

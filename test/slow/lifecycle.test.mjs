@@ -48,6 +48,27 @@ describe('lifecycle: profiles, locks and shutdown', function () {
     }
   });
 
+  it('closes an idle Firefox after --idle-timeout; the next call starts it again with the cookies kept and says the tabs went', async function () {
+    const server = await startServer({ args: ['--profile', profileDir, '--idle-timeout', '1500'] });
+    try {
+      const tabId = await firstTab(server);
+      await server.ok('navigate', { tabId, url: fixtures.url('/set-cookie?name=idle&value=kept') });
+      const [firefox] = firefoxChildren(server.pid());
+      expect(firefox, 'a Firefox child of the server').to.be.a('number');
+      await waitFor(() => !alive(firefox), 60_000, 200);
+      const context = await server.ok('tabs_context_mcp', { createIfEmpty: true });
+      expect(server.text(context)).to.include(`closed after --idle-timeout`).and.include(`(${tabId})`);
+      const newTab = context.structuredContent.tabs[0].tabId;
+      expect(newTab).to.not.equal(tabId);
+      const nav = await server.ok('navigate', { tabId: newTab, url: fixtures.url('/cookie-title') });
+      expect(nav.structuredContent.title).to.include('idle=kept');
+      const old = await server.call('computer', { action: 'screenshot', tabId });
+      expect(old.isError).to.equal(true);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('answers profile_locked at once to a second server on the same profile, naming the pid and the ways out', async function () {
     const first = await startServer({ args: ['--profile', profileDir] });
     const second = await startServer({ args: ['--profile', profileDir] });

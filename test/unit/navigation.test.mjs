@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { BidiConnection } from '../../dist/bidi/connection.js';
 import { navigateTab } from '../../dist/browser/navigation.js';
-import { Tab } from '../../dist/browser/tab.js';
+import { Browser } from '../../dist/browser/browser.js';
 import { pageAnswer, startFakeBidi } from './fake-bidi.mjs';
 
 const CONTEXT = 'top';
@@ -27,10 +27,18 @@ async function tabOver(attempts) {
       return;
     }
     if (method === 'script.callFunction') return reply.result(pageAnswer({ ...current, readyState: 'complete' }));
+    // What a Browser asks when it attaches and opens a tab (its events then reach the tab through the Browser).
+    if (method === 'browsingContext.getTree') return reply.result({ contexts: [] });
+    if (method === 'script.addPreloadScript') return reply.result({ script: 'preload' });
+    if (method === 'browsingContext.create') return reply.result({ context: CONTEXT });
+    if (method === 'session.subscribe' || method === 'browsingContext.setViewport') return reply.result({});
     reply.error('unknown command', method);
   });
   const bidi = await BidiConnection.connect(peer.url);
-  const tab = new Tab(1, CONTEXT, bidi, { action: 2_000, navigation: 5_000 }, { width: 800, height: 600 }, null);
+  const host = { pid: -1, onExit() {}, killNow() {}, async shutdown() {}, async waitForExit() {} };
+  const options = { timeouts: { action: 2_000, navigation: 5_000 }, viewport: { width: 800, height: 600 } };
+  const browser = await Browser.attach(bidi, host, options, 'fake');
+  const tab = await browser.createTab('unit');
   return { tab, peer, close: async () => (bidi.close(), await peer.close()) };
 }
 

@@ -12,6 +12,7 @@ import { Session } from '../../mcp/session.js';
 import type { Tool } from '../../tools/tool.js';
 import { ScriptParseError } from '../script.js';
 import { ScriptRunner } from '../script-runner.js';
+import { startupLine } from '../startup-report.js';
 import { capturesOf, parseConfig, parseShard, shardOf, type Capture } from './config.js';
 import { diffPngs, overLimits } from './diff.js';
 import { acceptCommand, summarize, writeReports, type CaptureResult, type Report } from './report.js';
@@ -34,6 +35,8 @@ export interface RegressFlags {
   grep?: string;
   /** What an unstable capture that differs from its baseline does: fail the run, or only warn. */
   flaky: 'fail' | 'warn';
+  /** Print the startup phases of the first Firefox to stderr. */
+  verbose?: boolean;
 }
 
 interface Worker {
@@ -246,11 +249,13 @@ export async function runRegress(configPath: string, options: ServerOptions, fla
   const ctx = { tools, options, flags, baselineDir, reportDir };
   const results: CaptureResult[] = [];
   const queue = [...captures];
+  let firstCaptureAt: number | null = null;
   try {
     await Promise.all(
       workers.map(async (worker) => {
         for (let capture = queue.shift(); capture; capture = queue.shift()) {
           const result = await runCapture(worker, capture, ctx);
+          firstCaptureAt ??= performance.now();
           results.push(result);
           const line = `${result.failure ? '✗' : '✓'} ${result.id} ${result.status}${result.message ? ` — ${result.message}` : ''} (${result.ms} ms)`;
           // The counter goes to CI logs too: a slow suite must show how far it got.
@@ -258,6 +263,7 @@ export async function runRegress(configPath: string, options: ServerOptions, fla
         }
       }),
     );
+    if (flags.verbose) process.stderr.write(startupLine('regress', managers[0]!.lastStartup, firstCaptureAt));
   } finally {
     for (const worker of workers) void worker.network.then((watch) => watch.close()).catch(() => undefined);
     await Promise.all(managers.map((manager) => manager.close()));

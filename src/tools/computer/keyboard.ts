@@ -80,7 +80,7 @@ const type: ActionHandler = async (context, args) => {
   };
   const click = [mouseSource(clickActions(target.framePoint, 0, 1))];
   const dispatched = await dispatch(context, target, [click, ...keyBatches(keys)], { token, need: ['pointerdown'], focusNeed: KEYS.need }, { between });
-  tab.pointer = { ...target.point };
+  tab.movePointer(target.point);
   const refused = focus && !focus.focused;
   return actionResult({
     action: 'type',

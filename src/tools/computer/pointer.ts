@@ -31,7 +31,7 @@ async function pointerAction(context: TabToolContext, args: ComputerArgs, probes
   const target = await aim(context, args, token, probes);
   const actions = withModifiers(mouseSource(build(target.framePoint)), modifiers);
   const dispatched = await dispatch(context, target, [actions], { token, need: probes.need }, args.action === 'hover' ? { lingerMs: HOVER_LINGER_MS } : {});
-  context.tab.pointer = { ...target.point };
+  context.tab.movePointer(target.point);
   return actionResult({
     action: args.action,
     ref: target.ref,
@@ -62,7 +62,7 @@ const DRAG_END = ['pointerup', 'mouseup', 'dragover', 'drop', 'dragend'];
 const drag: ActionHandler = async (context, args) => {
   const { tab } = context;
   const modifiers = parseModifiers(args.modifiers);
-  const start = args.start_coordinate ? assertInViewport(context, args.start_coordinate, 'start_coordinate') : { ...tab.pointer };
+  const start = args.start_coordinate ? assertInViewport(context, args.start_coordinate, 'start_coordinate') : tab.pointer;
   const token = newToken();
   // The end is aimed (and guarded) first; the probes watch the document of the end point.
   const probes: Probes = { watch: DRAG_END, need: [], dragWatch: true, startWatch: { point: start, types: ['pointerdown'] } };
@@ -74,7 +74,7 @@ const drag: ActionHandler = async (context, args) => {
   const actions = withModifiers(mouseSource(path), modifiers);
   const inputContext = sameFrame || end.inputContext === tab.context ? end.inputContext : tab.context;
   const dispatched = await dispatch(context, { ...end, inputContext }, [actions], { token, need: [], startNeed: ['pointerdown'], dragEnd: end.framePoint });
-  tab.pointer = { ...end.point };
+  tab.movePointer(end.point);
   const conclusion = dispatched.conclusion;
   const drop = conclusion?.drag;
   const details = [`From (${Math.round(start.x)}, ${Math.round(start.y)}).`];

@@ -18,7 +18,7 @@ const scroll: ActionHandler = async (context, args) => {
   const target = await aim(context, args, token, WHEEL);
   const actions = withModifiers(wheelSource(target.framePoint, args.scroll_direction, notches), modifiers);
   const dispatched = await dispatch(context, target, [actions], { token, need: WHEEL.need, scrollProbe: { expected: notches * NOTCH_PX } });
-  context.tab.pointer = { ...target.point };
+  context.tab.movePointer(target.point);
   const moved = dispatched.conclusion?.scroll;
   const details: string[] = [];
   let extra = {};

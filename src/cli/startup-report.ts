@@ -1,0 +1,14 @@
+import type { StartupPhases } from '../browser/launcher.js';
+
+/**
+ * `--verbose`: where a cold start went, each figure in ms since the launch began: the process spawned, its BiDi
+ * endpoint printed, session.new answered, the browser ready (subscriptions, preload script), the first page done.
+ */
+export function startupLine(command: string, phases: StartupPhases | null, firstPageAt: number | null): string {
+  if (!phases) return `firefox-use ${command}: startup phases unknown (no browser was launched here)\n`;
+  const parts = [`spawn ${Math.round(phases.spawn)}`, `endpoint ${Math.round(phases.endpoint)}`];
+  if (phases.session !== undefined) parts.push(`session ${Math.round(phases.session)}`);
+  if (phases.ready !== undefined) parts.push(`ready ${Math.round(phases.ready)}`);
+  if (firstPageAt !== null) parts.push(`first page ${Math.round(firstPageAt - phases.startedAt)}`);
+  return `firefox-use ${command}: startup in ms since launch: ${parts.join(', ')}\n`;
+}
