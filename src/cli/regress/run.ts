@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { BrowserManager } from '../../browser/manager.js';
 import { navigateTab } from '../../browser/navigation.js';
-import { networkOf } from '../../browser/network-log.js';
 import type { Tab } from '../../browser/tab.js';
 import type { ServerOptions } from '../../config.js';
 import { toToolError } from '../../mcp/dispatch.js';
@@ -92,7 +91,7 @@ function assertMasksFound(missing: string[]): void {
 
 /** An HTTP error page is not the page the suite meant, unless the config says that status is expected. */
 function assertStatus(tab: Tab, expected: number[] | undefined): void {
-  const document = networkOf(tab).ring.entries().filter((entry) => entry.type === 'document' && entry.status !== undefined).pop();
+  const document = tab.network.ring.entries().filter((entry) => entry.type === 'document' && entry.status !== undefined).pop();
   const status = document?.status;
   if (status === undefined) return; // file:, data: and about: pages have no HTTP status
   if (expected ? !expected.includes(status) : status >= 400) {
