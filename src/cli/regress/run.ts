@@ -237,7 +237,8 @@ export async function runRegress(configPath: string, options: ServerOptions, fla
   const baselineDir = resolve(flags.baselineDir ?? join(dirname(configPath), 'baselines'));
   const reportDir = resolve(flags.reportDir ?? (shard ? join('firefox-use-report', `shard-${shard.index}-of-${shard.total}`) : 'firefox-use-report'));
   const workerCount = Math.max(1, Math.min(flags.workers, captures.length || 1));
-  const processes = Math.ceil(workerCount / TABS_PER_PROCESS);
+  // On a WebDriver endpoint (a Grid) each worker gets a session of its own, which the Grid spreads over its slots.
+  const processes = options.webdriverUrl ? workerCount : Math.ceil(workerCount / TABS_PER_PROCESS);
   // Throwaway profiles: cookies and caches from earlier runs must not change a screenshot.
   const managers = Array.from({ length: processes }, () => new BrowserManager({ ...options, isolated: true }));
   const workers: Worker[] = Array.from({ length: workerCount }, (_, i) => {
