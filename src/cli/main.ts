@@ -97,6 +97,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const options = resolveOptions(parsed.flags);
+  // Mistakes in these surface now, not at the first tool call.
+  if (options.storageState) (await import('../browser/storage.js')).readStorageState(options.storageState);
+  if (options.caps.length || options.tools.length) (await import('../mcp/server.js')).checkToolChoice(options);
   switch (commandName) {
     case 'mcp': {
       // Firefox starts before the MCP server's modules load and while the client connects; the first call waits

@@ -4,8 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { isScalar, visit, type Document } from 'yaml';
 import { z } from 'zod';
 import type { Tool } from '../../tools/tool.js';
-import { UnsetVariableError, expandEnv } from '../env.js';
-import { ScriptParseError, parseSource, parseStepList, type ScriptStep } from '../script.js';
+import { ScriptParseError, checkReferences, expandEnv, parseSource, parseStepList, type ScriptStep } from '../script.js';
 
 export interface Viewport {
   name: string;
@@ -59,7 +58,7 @@ const pageSchema = z.strictObject({
   viewports: z.array(viewportSchema).optional(),
   ...common,
 });
-const configSchema = z.strictObject({ base_url: z.string().url().optional(), viewports: z.array(viewportSchema).min(1).optional(), pages: z.array(pageSchema).min(1), ...common });
+const configSchema = z.strictObject({ base_url: z.string().min(1).optional(), viewports: z.array(viewportSchema).min(1).optional(), pages: z.array(pageSchema).min(1), ...common });
 
 function toViewport(raw: z.infer<typeof viewportSchema>): Viewport {
   if (typeof raw === 'string') {
@@ -74,18 +73,16 @@ function defaultName(url: string): string {
   return path.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'index';
 }
 
-/** `${NAME}` in the config's own values (base_url, url, file, …), not in steps: those are `run`'s, with its own `$name`s. */
+/**
+ * `${NAME}` in the config's own values (base_url, url, file, mask, …), before they are validated. Not in steps: there a
+ * `${NAME}` may be a value an earlier step saved, which checkReferences tells apart.
+ */
 function expandEnvIn(doc: Document, lineOf: (node: unknown) => number, env: NodeJS.ProcessEnv): void {
   visit(doc, {
     Pair: (_, pair) => (isScalar(pair.key) && pair.key.value === 'steps' ? visit.SKIP : undefined),
     Scalar: (key, node) => {
       if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('${')) return;
-      try {
-        node.value = expandEnv(node.value, env);
-      } catch (error) {
-        if (error instanceof UnsetVariableError) throw new ScriptParseError(`${error.message}`, lineOf(node));
-        throw error;
-      }
+      node.value = expandEnv(node.value, lineOf(node), env);
     },
   });
 }
@@ -140,6 +137,7 @@ export function parseConfig(
     if (page.url && page.file) throw new ScriptParseError('a page has either url or file, not both', line);
     const at = (key: string) => (src.doc.hasIn(['pages', index, key]) ? src.lineOf(src.doc.getIn(['pages', index, key], true)) : line);
     if (page.url && !config.base_url && !SCHEME.test(page.url)) throw new ScriptParseError(`url "${page.url}" is relative, and the config has no base_url to resolve it against`, at('url'));
+    if (config.base_url && !URL.canParse(config.base_url)) throw new ScriptParseError(`base_url: not a URL: ${config.base_url}`, src.lineOf(src.doc.get('base_url', true)));
     const file = page.file ? resolve(dirname(configPath), page.file) : undefined;
     if (file && !existsSync(file)) throw new ScriptParseError(`file ${page.file}: no such file (${file})`, at('file'));
     const url = file ? pathToFileURL(file).href : page.url && config.base_url ? new URL(page.url, config.base_url).href : page.url;
@@ -148,6 +146,7 @@ export function parseConfig(
     if (seen.has(name)) throw new ScriptParseError(`two pages are named "${name}"; give one a name:`, line);
     seen.add(name);
     const steps = page.steps ? parseStepList(src.doc.getIn(['pages', index, 'steps'], true), src, byName) : [];
+    checkReferences(steps);
     const waitFor = page.wait_for ?? config.wait_for;
     const expectedStatus = statuses(page.expected_status) ?? statuses(config.expected_status);
     return {
