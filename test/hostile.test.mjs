@@ -132,4 +132,15 @@ describe('hostile pages', function () {
     else expect(url).to.be.oneOf([fixtures.url('/slow?ms=600&from=page'), fixtures.url('/hostile/renav-on-leave.html?always')]);
     expect(server.text(result)).to.include('replaced the one to');
   });
+
+  it('get_page_text leaves out text a person cannot see, as the snapshot does (injected instructions)', async function () {
+    await server.ok('navigate', { tabId, url: fixtures.url('/hostile/hidden-text.html') });
+    const text = await pageText(server, tabId);
+    expect(text).to.not.include('INJECTED');
+    for (const shown of ['Visible heading', 'Visible paragraph.', 'Light text on a dark panel.', 'Closed details summary', 'Open details summary', 'Inside open details.', 'Caption on its own dark box', 'child sized back']) {
+      expect(text).to.include(shown);
+    }
+    const snapshot = server.text(await server.ok('read_page', { tabId, filter: 'all' }));
+    expect(snapshot).to.not.match(/INJECTED (aria-hidden|inside closed details)/);
+  });
 });

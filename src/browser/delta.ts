@@ -63,6 +63,8 @@ let tokens = 0;
 const ANIMATION_MAX_MS = 2_000;
 /** Characters kept for the line that says the delta was cut. */
 const CUT_ROOM = 80;
+/** Longest wait for the requests an action started to answer before its delta is read again, ms. */
+const NETWORK_MAX_MS = 3_000;
 
 /**
  * One action's watch over the tab's top-level document and, when the action aims into a frame, that frame's.
@@ -71,10 +73,16 @@ const CUT_ROOM = 80;
  */
 export class DeltaWatch implements DeltaHandle {
   readonly token = `d${++tokens}-${Date.now().toString(36)}`;
+  /** When the watch was made, just before the action: requests started since then are the action's. */
+  readonly startedAt = Date.now();
   /** context → the watched document (null: the watch could not start there). */
   private readonly started = new Map<string, string | null>();
 
-  constructor(private readonly tab: Tab) {}
+  /** keys: the action is keyboard input, so the focused field's value is shown (it changes as a property). */
+  constructor(
+    private readonly tab: Tab,
+    private readonly kind: { keys?: boolean } = {},
+  ) {}
 
   get startArgs(): { token: string } {
     return { token: this.token };
@@ -114,6 +122,7 @@ export class DeltaWatch implements DeltaHandle {
       // Transitions the action set off (a dialog closing, rows sliding into place) are waited for, within bounds.
       animationMs: Math.min(ANIMATION_MAX_MS, Math.floor(this.tab.timeouts.action / 2)),
       ...(options.lingerMs ? { lingerMs: options.lingerMs } : {}),
+      ...(this.kind.keys ? { focusedField: true } : {}),
     };
   }
 
@@ -144,6 +153,7 @@ function targetIn(tab: Tab, targetRef: string | undefined): { context: string; d
 
 async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOptions): Promise<DeltaOutcome> {
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+  const askedAt = Date.now();
   const entries = watch.entries().filter((entry) => entry.docId !== null);
   if (entries[0]?.context !== tab.context) return fullSnapshot(tab, maxChars);
   // Every document answers at once; a frame that fails is left out, the top-level document's failure is the call's.
@@ -158,18 +168,47 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
     });
   });
   for (const answer of answers) answer.catch(() => undefined);
+  const pages: Array<{ context: string; page: PageDelta | null | undefined }> = [];
+  for (const [index, entry] of entries.entries()) pages.push({ context: entry.context, page: await answers[index] });
+  if (pages[0]!.page === null) return fullSnapshot(tab, maxChars);
+  const outcome = assemble(tab, pages, maxChars);
+  // Requests the action started (a form's fetch, Swagger's Execute): their answers change the page after the
+  // first read. Wait for them, within bounds, and read the page again.
+  const started = tab.network.startedSince(watch.startedAt, askedAt);
+  if (started.loading + started.answered === 0) return outcome;
+  const bound = Math.min(NETWORK_MAX_MS, Math.floor(tab.timeouts.action / 2));
+  const deadline = Date.now() + bound;
+  while (tab.network.startedSince(watch.startedAt, askedAt).loading > 0 && Date.now() < deadline) await sleep(25);
+  const loading = tab.network.startedSince(watch.startedAt, askedAt).loading;
+  const again = await tab
+    .callPage('deltaFinish', { ...watch.finishArgs(tab.context, options)!, again: true, lingerMs: 0 }, { context: tab.context })
+    .catch((error: unknown) => {
+      if (tab.isFatal(error)) throw error;
+      return null;
+    });
+  // The document went away meanwhile (a navigation the answer caused), or the watch ended: keep the first read.
+  if (!again) return outcome;
+  pages[0] = { context: tab.context, page: again };
+  const reread = assemble(tab, pages, maxChars);
+  if (loading > 0) {
+    const still = `${loading} request${loading === 1 ? '' : 's'} the action started ${loading === 1 ? 'was' : 'were'} still loading after ${(bound / 1000).toFixed(1)} s`;
+    reread.unsettled = reread.unsettled ? `${reread.unsettled}; ${still}` : still;
+  }
+  return reread;
+}
+
+/** The outcome from the documents' answers, the top-level document first, cut at maxChars. */
+function assemble(tab: Tab, pages: Array<{ context: string; page: PageDelta | null | undefined }>, maxChars: number): DeltaOutcome {
   const lines: string[] = [];
   let popup: OpenedPopup | undefined;
   let truncated = false;
   let cutHere = false;
   let unsettled: string | undefined;
   let chars = 0;
-  for (const [index, entry] of entries.entries()) {
-    const page = await answers[index];
-    if (page === null && entry.context === tab.context) return fullSnapshot(tab, maxChars);
+  for (const { context, page } of pages) {
     if (!page) continue;
     for (const line of page.lines) {
-      const text = globalizeRefs(tab, entry.context, page.docId, line);
+      const text = globalizeRefs(tab, context, page.docId, line);
       if (chars + text.length + 1 > maxChars - CUT_ROOM) {
         truncated = true;
         cutHere = true;
@@ -181,20 +220,24 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
     truncated ||= page.truncated;
     unsettled ??= page.unsettled;
     if (page.popup && !popup) {
-      const refFor = (id: number) => tab.refs.refFor(tab.id, entry.context, page.docId, id);
+      const refFor = (id: number) => tab.refs.refFor(tab.id, context, page.docId, id);
       popup = {
         ref: refFor(page.popup.id),
         role: page.popup.role,
         name: page.popup.name,
         ...(page.popup.openedBy !== undefined ? { opened_by: refFor(page.popup.openedBy) } : {}),
         items: page.popup.items.map(refFor),
-        item_lines: page.popup.itemLines.map((line) => globalizeRefs(tab, entry.context, page.docId, line)),
+        item_lines: page.popup.itemLines.map((line) => globalizeRefs(tab, context, page.docId, line)),
       };
     }
   }
   // A cut the page did not already announce (the documents' lines together ran over): say so.
   if (cutHere && !lines.some((line) => line.startsWith('- (delta cut'))) lines.push(`- (delta cut at ${maxChars} chars; read_page shows the rest)`);
   return { delta: lines.join('\n'), navigated: false, truncated, ...(popup ? { opened_popup: popup } : {}), ...(unsettled ? { unsettled } : {}) };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**

@@ -20,6 +20,8 @@ export interface NetworkEntry {
   /** Why it failed (network.fetchError), e.g. NS_ERROR_CONNECTION_REFUSED or a blocked origin. */
   error?: string;
   startedAt: number;
+  /** When the response completed or the request failed (the event's timestamp). */
+  endedAt?: number;
 }
 
 export const NETWORK_CAPACITY = 1000;
@@ -100,6 +102,7 @@ export class NetworkLog extends EventEmitter<{ started: [Network.BeforeRequestSe
     const key = keyOf(event);
     const entry = this.pending.get(key);
     this.pending.delete(key);
+    if (entry) entry.endedAt = event.timestamp;
     return entry;
   }
 
@@ -112,5 +115,22 @@ export class NetworkLog extends EventEmitter<{ started: [Network.BeforeRequestSe
     let count = 0;
     for (const entry of this.pending.values()) if (entry.startedAt >= since && entry.type !== 'websocket') count++;
     return count;
+  }
+
+  /**
+   * Requests that started at or after `since` (an action's start) and are still loading, or answered after
+   * `answeredAfter` (when the page's read of the action began: the page may not have used the answer yet).
+   */
+  startedSince(since: number, answeredAfter: number): { loading: number; answered: number } {
+    const counts = { loading: 0, answered: 0 };
+    const entries = this.ring.entries();
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const entry = entries[i]!;
+      if (entry.startedAt < since) break;
+      if (entry.type === 'websocket') continue;
+      if (entry.endedAt === undefined) counts.loading++;
+      else if (entry.endedAt >= answeredAfter) counts.answered++;
+    }
+    return counts;
   }
 }

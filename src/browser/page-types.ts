@@ -107,6 +107,10 @@ export interface DeltaFinishRequest {
   animationMs?: number;
   /** Wait this long for a first change (hover: a tooltip's show delay), ms. */
   lingerMs?: number;
+  /** A second read once the action's requests answered (the watch kept recording since the first). */
+  again?: boolean;
+  /** Keyboard input: show the focused field's line (its value changed as a property, unseen by mutations). */
+  focusedField?: boolean;
 }
 
 export interface DeliveryArgs {
@@ -335,8 +339,10 @@ export interface QuietArgs {
 export interface QuietReport {
   quiet: boolean;
   waitedMs: number;
-  /** What still moved when maxMs ran out. */
-  busy?: 'dom' | 'animations';
+  /** What still moved when maxMs ran out; loading: a loading indicator was still shown. */
+  busy?: 'dom' | 'animations' | 'loading';
+  /** The loading indicator still shown (tag#id.class), with busy 'loading'. */
+  indicator?: string;
 }
 
 export interface WaitForArgs {

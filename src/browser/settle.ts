@@ -37,7 +37,12 @@ export async function settleTab(tab: Tab, maxMs: number): Promise<SettleOutcome>
       continue;
     }
     if (!report.quiet) {
-      busy = report.busy === 'animations' ? 'animations were still running' : 'the page kept changing';
+      busy =
+        report.busy === 'loading'
+          ? `the page still showed a loading indicator, ${report.indicator ?? 'unnamed'}`
+          : report.busy === 'animations'
+            ? 'animations were still running'
+            : 'the page kept changing';
       break;
     }
     const loading = tab.network.inFlight();

@@ -371,9 +371,15 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
 
   /**
    * Calls a function given as source in the sandbox realm of the top-level document (the page cannot see it);
-   * string and number arguments, a string or boolean result (anything else comes back as '').
+   * string and number arguments, a string or boolean result (anything else comes back as ''). userActivation:
+   * as if the user had just acted (what a copy command needs).
    */
-  async callSandboxFunction(declaration: string, args: Array<string | number>, timeout: number): Promise<string | boolean> {
+  async callSandboxFunction(
+    declaration: string,
+    args: Array<string | number>,
+    timeout: number,
+    options: { userActivation?: boolean; write?: boolean } = {},
+  ): Promise<string | boolean> {
     const result = await this.race(
       this.bidi.send(
         'script.callFunction',
@@ -383,8 +389,9 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
           target: { context: this.context, sandbox: SANDBOX },
           arguments: args.map((value) => (typeof value === 'number' ? { type: 'number' as const, value } : { type: 'string' as const, value })),
           resultOwnership: 'none',
+          ...(options.userActivation ? { userActivation: true } : {}),
         },
-        { timeout },
+        { timeout, ...(options.write ? { write: true } : {}) },
       ),
     );
     if (result.type === 'exception') throw new ToolError('internal_error', `Page script failed: ${result.exceptionDetails.text}`);

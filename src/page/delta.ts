@@ -58,16 +58,39 @@ export interface DeltaFinishArgs {
   animationMs?: number;
   /** Wait this long for a first change when the action made none yet (a tooltip shown after a hover delay), ms. */
   lingerMs?: number;
+  /**
+   * A second read of the same watch, once the requests the action started have answered: renders everything
+   * since the action began, then ends the watch.
+   */
+  again?: boolean;
+  /** Keyboard input: show the focused field's line (its value changed as a property, unseen by mutations). */
+  focusedField?: boolean;
 }
 
-/** Ends the watch and renders what changed. Fails with `delta_lost` when this is not the watched document. */
+/** How long a finished watch keeps recording for a second read (`again`), ms. */
+const KEEP_MS = 10_000;
+/** A kept watch that records more than this is dropped (a page that never stops changing). */
+const KEEP_RECORDS = 20_000;
+
+/**
+ * Renders what changed. Fails with `delta_lost` when this is not the watched document. The watch goes on
+ * recording for a while, so that a second call with `again` can read what the action's requests brought.
+ */
 export async function deltaFinish(args: DeltaFinishArgs): Promise<PageDelta> {
   const current = watch;
   if (!current || current.token !== args.token) throw new PageError('delta_lost', 'The document changed during the action; no delta.');
   const unsettled = await settleAll(current, args);
   current.records.push(...current.observer.takeRecords());
-  current.observer.disconnect();
-  watch = null;
+  if (args.again || current.records.length > KEEP_RECORDS) {
+    current.observer.disconnect();
+    watch = null;
+  } else {
+    window.setTimeout(() => {
+      if (watch !== current) return;
+      current.observer.disconnect();
+      watch = null;
+    }, KEEP_MS);
+  }
   const delta = render(current, args);
   return unsettled ? { ...delta, unsettled } : delta;
 }
@@ -230,6 +253,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     } else if (record.type === 'attributes') {
       const element = record.target as Element;
       if (unchanged(element, record.attributeName)) continue;
+      if (record.attributeName === 'class' && onlyInteractionClasses(firstOld.get(element)?.get('class') ?? null, element.getAttribute('class'))) continue;
       attributed.add(element);
       if (isCosmetic(record.attributeName)) restyled.add(element);
       else changed.add(element);
@@ -242,6 +266,8 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   for (const element of changed) restyled.delete(element);
   const roots = topmost([...changed, ...restyled].filter((element) => element.isConnected)).map((element) => nearestWithRole(element) ?? element);
   const { anchors, folded } = foldItems(topmost([...new Set(roots)]));
+  const focus = diffFocus(changed, restyled, new Set(anchors), targetOf(args));
+  const closed = closedPopups(current.records, removals);
   const lines: string[] = [];
   const seen = new Set<string>();
   let chars = 0;
@@ -251,45 +277,52 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   let cutAt: Element | null = null;
   const add = (text: string): boolean => {
     // One line once: overlapping changes (a row's cell and the row) must not list an element twice.
-    if (text.includes('[ref=#') && seen.has(text.trim())) return true;
+    const key = lineKey(text);
+    if (key && seen.has(key)) return true;
     if (chars + text.length + 1 > budget) {
       truncated = true;
       return false;
     }
-    seen.add(text.trim());
+    if (key) seen.add(key);
     lines.push(text);
     chars += text.length + 1;
     return true;
   };
-  let target: Element | null = null;
-  if (args.target) {
-    try {
-      target = elementFor(args.target.docId, args.target.id);
-    } catch {
-      target = null;
-    }
-  }
+  const target = targetOf(args);
+  // The field that holds focus after keys (type or key without a ref): its value changed as a property.
+  const active = args.focusedField && document.activeElement ? deepActive(document.activeElement) : null;
+  const focusedField = active && holdsState(active) ? active : null;
   // The target's own line, when its state may have changed without a mutation (a field's value, a radio's
   // checkedness are properties); any other change of the target is in what changed. The reply's head names it
-  // already, and that an action focused its target goes without saying.
-  if (target && holdsState(target) && !anchors.some((anchor) => anchor.contains(target))) {
-    const role = roleOf(target) ?? 'generic';
-    add(new SnapshotWalker({ mode: 'all', maxChars: 400 }).render(target, role).replace(/ \[focused\]$| \[focused\](?= \[)/, ''));
+  // already, and that an action focused its target goes without saying. A code editor's input shows the lines
+  // around the caret.
+  const field = target && holdsState(target) ? target : focusedField;
+  if (field) {
+    const role = roleOf(field) ?? 'generic';
+    add(new SnapshotWalker({ mode: 'all', maxChars: 400, aroundCaret: true }).render(field, role).replace(/ \[focused\]$| \[focused\](?= \[)/, ''));
   }
+  // Popups and dialogs the action closed, once each, before what changed.
+  for (const popup of closed) add(`- closed: ${popup.role}${popup.name}`);
   for (const anchor of anchors) {
     if (!isShown(anchor)) {
+      // An editor's input is drawn as nothing (zero size) while it works: it is not hidden, and its line is above.
+      if (anchor === field) continue;
       const role = roleOf(anchor);
-      // No ref: nothing can act on or read a hidden element.
-      if (role && existingLocalId(anchor) !== undefined) add(`- hidden: ${role}${nameSuffix(anchor, role)}`);
+      // No ref: nothing can act on or read a hidden element. A closed popup was said above.
+      if (role && existingLocalId(anchor) !== undefined && !closed.some((popup) => popup.element === anchor)) add(`- hidden: ${role}${nameSuffix(anchor, role)}`);
       continue;
     }
     const onlyRestyled = ![...changed].some((element) => anchor.contains(element) || element.contains(anchor));
-    const walker = new SnapshotWalker({ mode: 'all', depth: 6, maxChars: Math.min(onlyRestyled ? RESTYLE_LINES_MAX : 1_500, budget - chars) });
+    // A diff walk: what changed under the anchor whole, its ancestors as context, unchanged siblings counted.
+    const walker = new SnapshotWalker({ mode: 'all', depth: 10, maxChars: Math.min(onlyRestyled ? RESTYLE_LINES_MAX : 1_500, budget - chars), focus });
     walker.walkElement(anchor);
     if (onlyRestyled && walker.full) {
       add(restyledSummary(anchor));
       continue;
     }
+    // Only context left (the change is the target's line, said above): nothing to show here.
+    const news = walker.lines.filter((line, index) => !walker.contextLines.has(index) && !seen.has(lineKey(line) ?? ''));
+    if (news.length === 0 && !walker.full) continue;
     for (const line of walker.lines) if (!add(line)) break;
     if (walker.full || truncated) {
       truncated = true;
@@ -312,6 +345,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     const where = parent.nodeType === Node.ELEMENT_NODE ? nearestWithRole(parent) : null;
     const under = where && where.isConnected ? ` from ${roleOf(where)}${nameSuffix(where, roleOf(where)!)} [ref=#${localIdOf(where)}]` : '';
     for (const element of described) {
+      if (closed.some((popup) => popup.element === element)) continue;
       const role = roleOf(element) ?? roleOf(element.querySelector('[role], dialog, ul, ol, table, form, nav') ?? element) ?? 'group';
       const key = `${role}${under}`;
       const entry = removedLines.get(key) ?? { count: 0, role, names: [] };
@@ -326,9 +360,10 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     else for (const name of new Set(entry.names)) add(`- removed: ${entry.role}${name}${under}`);
   }
   const focused = document.activeElement;
-  if (focused && focused !== current.focused && focused !== target && focused !== document.body && !anchors.some((anchor) => anchor.contains(focused))) {
+  if (focused && focused !== current.focused && focused !== target && focused !== document.body) {
     const role = roleOf(focused);
-    if (role) add(`- focused: ${new SnapshotWalker({ mode: 'all', maxChars: 400 }).render(focused, role).slice(2)}`);
+    const line = role ? new SnapshotWalker({ mode: 'all', maxChars: 400 }).render(focused, role) : '';
+    if (line && !seen.has(lineKey(line) ?? '')) add(`- focused: ${line.slice(2)}`);
   }
   if (truncated) {
     // Say that it was cut, and what to read for the rest.
@@ -347,6 +382,114 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   return { docId: documentId, lines, popup: findPopup(anchors, expandedNow, target, appeared), records: current.records.length, truncated };
 }
 
+/**
+ * What a diff walk renders: elements that changed (added, text, non-cosmetic attributes) whole; elements that
+ * only changed their look whole when nothing else changed inside them; their ancestors up to the anchor as context.
+ */
+function diffFocus(changed: Set<Element>, restyled: Set<Element>, anchors: Set<Element>, target: Element | null): { whole: Set<Element>; path: Set<Element> } {
+  const whole = new Set<Element>();
+  const path = new Set<Element>();
+  // The target's own restyling (a pressed or focused look, a data-* state) is not news: the reply's head names it.
+  // The components wrapping the target (an sl-button around its inner <button>) count as the target.
+  const hosts = new Set<Element>();
+  for (let root = target?.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) hosts.add(root.host);
+  const aroundTarget = (element: Element): boolean => target !== null && (hosts.has(element) || composedContains(target, element));
+  const marked = [...changed, ...[...restyled].filter((element) => !aroundTarget(element))].filter((element) => element.isConnected);
+  for (const element of marked) {
+    for (let up = parentOf(element); up; up = parentOf(up)) {
+      if (path.has(up)) break;
+      path.add(up);
+      if (anchors.has(up)) break;
+    }
+  }
+  for (const element of marked) {
+    // A restyled element around other changes (<html> getting a scroll-lock class) is only the way to them.
+    if (changed.has(element) || !path.has(element)) whole.add(element);
+  }
+  return { whole, path };
+}
+
+function composedContains(outer: Element, inner: Element): boolean {
+  for (let up: Element | null = inner; up; up = parentOf(up)) if (up === outer) return true;
+  return false;
+}
+
+function targetOf(args: DeltaFinishArgs): Element | null {
+  if (!args.target) return null;
+  try {
+    return elementFor(args.target.docId, args.target.id);
+  } catch {
+    return null;
+  }
+}
+
+interface ClosedPopup {
+  element: Element;
+  role: string;
+  /** ` "name"` or ''. */
+  name: string;
+}
+
+/** Roles whose closing is worth a `- closed:` line. */
+const CLOSABLE = new Set(['dialog', 'alertdialog', 'menu', 'listbox']);
+
+/**
+ * Dialogs, menus and listboxes that the action closed: removed from the page, or no longer shown with a record
+ * that says they were open before (an `open` or `active` attribute taken away, `hidden` / `aria-hidden="true"` /
+ * `aria-expanded="false"` put on where it was not). A class change alone proves nothing about before.
+ */
+function closedPopups(records: MutationRecord[], removals: Map<Node, Element[]>): ClosedPopup[] {
+  const found = new Map<Element, ClosedPopup>();
+  const note = (element: Element | null | undefined, mustBeGone: boolean): void => {
+    if (!element || found.has(element)) return;
+    const role = roleOf(element);
+    if (!role || !CLOSABLE.has(role)) return;
+    if (mustBeGone && isShown(element)) return;
+    found.set(element, { element, role, name: nameSuffix(element, role) });
+  };
+  const closableIn = (element: Element): Element | null => {
+    if (CLOSABLE.has(roleOf(element) ?? '')) return element;
+    const selector = '[role=dialog], [role=alertdialog], [role=menu], [role=listbox], dialog';
+    return element.querySelector(selector) ?? shadowOf(element)?.querySelector(selector) ?? null;
+  };
+  for (const record of records) {
+    if (record.type !== 'attributes' || !record.attributeName) continue;
+    const element = record.target as Element;
+    const name = record.attributeName;
+    const now = element.getAttribute(name);
+    const wasOpen =
+      ((name === 'open' || name === 'active') && record.oldValue !== null && now === null) ||
+      (name === 'hidden' && record.oldValue === null && now !== null) ||
+      (name === 'aria-hidden' && record.oldValue !== 'true' && now === 'true') ||
+      (name === 'aria-expanded' && record.oldValue === 'true' && now === 'false');
+    if (!wasOpen || !element.isConnected) continue;
+    if (name === 'aria-expanded') {
+      // The control collapsed: the popup it controls (aria-controls) closed.
+      const id = element.getAttribute('aria-controls');
+      const root = element.getRootNode() as Document | ShadowRoot;
+      if (id) note(root.getElementById?.(id) ?? null, true);
+      continue;
+    }
+    note(closableIn(element), true);
+  }
+  for (const [parent, removed] of removals) {
+    if (!(parent as Node).isConnected) continue;
+    for (const element of removed) if (!element.isConnected) note(closableIn(element), false);
+  }
+  return [...found.values()];
+}
+
+/** Class names a component toggles as the pointer and focus move (button--focused, is-hovered, mdc-ripple-…). */
+const INTERACTION_CLASS = /focus|hover|active|pressed|ripple|touched|pointer/i;
+
+/** The class changed only by focus / hover / press markers: what the delta says about focus is enough. */
+function onlyInteractionClasses(before: string | null, after: string | null): boolean {
+  const old = new Set((before ?? '').split(/\s+/).filter(Boolean));
+  const now = new Set((after ?? '').split(/\s+/).filter(Boolean));
+  const diff = [...old].filter((name) => !now.has(name)).concat([...now].filter((name) => !old.has(name)));
+  return diff.length > 0 && diff.every((name) => INTERACTION_CLASS.test(name));
+}
+
 function isCosmetic(attribute: string | null): boolean {
   return attribute === 'class' || attribute === 'style' || (attribute?.startsWith('data-') ?? false);
 }
@@ -357,6 +500,21 @@ function restyledSummary(anchor: Element): string {
   const what = role ? `${role}${nameSuffix(anchor, role)} [ref=#${localIdOf(anchor)}]` : `<${anchor.localName}>`;
   const read = role ? 'read_page with this ref_id' : 'read_page';
   return `- restyled: ${what} (only its class/style changed; ${read} shows what it looks like now)`;
+}
+
+/** What makes two delta lines the same: an element's ref (its line once), a text run's text; none for the rest. */
+function lineKey(line: string): string | null {
+  const text = line.trim();
+  if (text.startsWith('- text:')) return text.includes('[ref=#') ? text : null;
+  // An element's line: its role, its name, then its ref (a removal's or a count's ref names another element).
+  return /^- [a-z]+(?: "(?:[^"\\]|\\.)*")? (\[ref=#\d+\])/.exec(text)?.[1] ?? null;
+}
+
+/** The focused element inside shadow roots. */
+function deepActive(element: Element): Element {
+  let active = element;
+  for (let inner = shadowOf(active)?.activeElement; inner; inner = shadowOf(inner)?.activeElement) active = inner;
+  return active;
 }
 
 /** Form controls, whose value and checkedness change as properties that no MutationObserver sees. */

@@ -33,7 +33,33 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => window.setTimeout(resolve, ms));
 }
 
-/** Resolves once the DOM has not changed for quietMs and no finite animation runs, or after maxMs. */
+/** What marks a page as still loading: aria-busy, or an element named as a loading bar or spinner. */
+const LOADING = '[aria-busy="true"], [id*="loading" i], [class*="loading" i], [class*="spinner" i]';
+
+/**
+ * A loading indicator the page shows (pdf.js's #loadingBar while its worker compiles and parses, an app's
+ * spinner), as tag#id.class; null when none is shown. Only the first few candidates are looked at.
+ */
+export function loadingIndicator(): string | null {
+  const candidates = document.querySelectorAll(LOADING);
+  for (let i = 0; i < candidates.length && i < 20; i++) {
+    const element = candidates[i]!;
+    // "lazy-loading", "loaded", "no-loading": only a name that says it is loading counts.
+    const names = `${element.id} ${element.getAttribute('class') ?? ''}`;
+    if (element.getAttribute('aria-busy') !== 'true' && !/(^|[\s_-])(loading|spinner)([\s_-]|bar|indicator|$)/i.test(names)) continue;
+    if (!renders(element)) continue;
+    const box = element.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    const classes = (element.getAttribute('class') ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 2);
+    return `${element.localName}${element.id ? `#${element.id}` : ''}${classes.map((name) => `.${name}`).join('')}`;
+  }
+  return null;
+}
+
+/**
+ * Resolves once the DOM has not changed for quietMs, no finite animation runs and no loading indicator is shown,
+ * or after maxMs.
+ */
 export async function waitQuiet(args: QuietArgs): Promise<QuietReport> {
   const started = performance.now();
   let last = started;
@@ -44,8 +70,13 @@ export async function waitQuiet(args: QuietArgs): Promise<QuietReport> {
     for (;;) {
       const now = performance.now();
       const animations = runningAnimations();
-      if (now - last >= args.quietMs && animations.length === 0) return { quiet: true, waitedMs: Math.round(now - started) };
-      if (now - started >= args.maxMs) return { quiet: false, waitedMs: Math.round(now - started), busy: animations.length ? 'animations' : 'dom' };
+      const quiet = now - last >= args.quietMs && animations.length === 0;
+      const indicator = quiet ? loadingIndicator() : null;
+      if (quiet && !indicator) return { quiet: true, waitedMs: Math.round(now - started) };
+      if (now - started >= args.maxMs) {
+        if (indicator) return { quiet: false, waitedMs: Math.round(now - started), busy: 'loading', indicator };
+        return { quiet: false, waitedMs: Math.round(now - started), busy: animations.length ? 'animations' : 'dom' };
+      }
       await sleep(Math.min(args.quietMs, 25));
     }
   } finally {

@@ -22,6 +22,14 @@ export interface WalkOptions {
   selectOptions?: number;
   /** Names and text runs whole (up to the budget) instead of cut at 100 / 200 characters: a subtree read by ref. */
   wholeText?: boolean;
+  /**
+   * A diff walk (deltas): only what changed is rendered. Elements in `whole` are rendered with their subtree;
+   * elements in `path` (ancestors of changes) give their own line as context; anything else is counted into one
+   * `- … N unchanged siblings` line per parent.
+   */
+  focus?: { whole: Set<Element>; path: Set<Element> };
+  /** A multi-line field's value as the lines around its caret (a delta after typing into a code editor). */
+  aroundCaret?: boolean;
 }
 
 /** A dropdown with this many options or fewer is always listed: its options cost less than a second read. */
@@ -38,6 +46,8 @@ interface Flags {
   anywhere: boolean;
   /** Directly inside a row: its header cells are shown too, since a grid sorts by clicking them. */
   inRow?: boolean;
+  /** Inside a changed subtree of a diff walk (everything is rendered). */
+  inWhole?: boolean;
 }
 
 interface Pending {
@@ -85,6 +95,17 @@ function boxOf(element: Element): string {
   return ` [box=${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)}x${Math.round(r.height)}]`;
 }
 
+/** The caret's line of a multi-line field with one line either side; before/after: lines left out there. */
+function caretLines(element: Element, value: string): { text: string; before: boolean; after: boolean } | null {
+  if (!value.includes('\n') || (element.localName !== 'textarea' && element.localName !== 'input')) return null;
+  const caret = (element as HTMLTextAreaElement).selectionEnd ?? value.length;
+  const lines = value.split('\n');
+  const at = value.slice(0, caret).split('\n').length - 1;
+  const from = Math.max(0, at - 1);
+  const to = Math.min(lines.length, at + 2);
+  return { text: lines.slice(from, to).join('\n'), before: from > 0, after: to < lines.length };
+}
+
 /** Children lists longer than this are cut to the viewport by binary search over their boxes. */
 const BISECT_OVER = 40;
 
@@ -114,6 +135,10 @@ export class SnapshotWalker {
   private textOwner: Element | null = null;
   /** Lines whose name or text was cut (they carry `[cut]`). */
   cut = 0;
+  /** Diff walk: indexes of lines that only give context (an ancestor of a change, a count of unchanged ones). */
+  readonly contextLines = new Set<number>();
+  /** Diff walk: unchanged children skipped, by depth, not yet said. */
+  private readonly skipped = new Map<number, number>();
   private readonly pending: Pending[] = [];
   private readonly top: number;
   private readonly bottom: number;
@@ -132,8 +157,11 @@ export class SnapshotWalker {
 
   /** Renders one element and its subtree as a root line at depth 0. */
   walkElement(element: Element): void {
-    this.visitElement(element, 0, { quiet: false, onlyControls: false, hiddenText: false, anywhere: true });
+    const inWhole = !this.options.focus || this.options.focus.whole.has(element);
+    this.visitElement(element, 0, { quiet: false, onlyControls: false, hiddenText: false, anywhere: true, inWhole });
     this.flushText();
+    // Unchanged ones beside the changes at the top, with no line above them to be siblings under, are not worth one.
+    this.skipped.delete(0);
   }
 
   /** After a root element, the items of the same collection that follow it (paging a long table or list). */
@@ -151,6 +179,11 @@ export class SnapshotWalker {
   }
 
   private visitChildren(node: Node, depth: number, flags: Flags): void {
+    const focus = this.options.focus;
+    if (focus && !flags.inWhole) {
+      this.visitChanged(composedChildren(node), depth, flags, focus);
+      return;
+    }
     let children = composedChildren(node);
     if (children.length > BISECT_OVER && !flags.anywhere && this.options.mode !== 'all') {
       const container = childContainer(node);
@@ -178,6 +211,36 @@ export class SnapshotWalker {
         this.visitElement(child as Element, depth, flags);
       }
     }
+  }
+
+  /** Diff walk through unchanged ground: changes and the way to them are visited, the rest is counted. */
+  private visitChanged(children: ArrayLike<Node>, depth: number, flags: Flags, focus: { whole: Set<Element>; path: Set<Element> }): void {
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i]!;
+      if (this.full) return;
+      if (child.nodeType === Node.ELEMENT_NODE) {
+        const element = child as Element;
+        if (focus.whole.has(element)) this.visitElement(element, depth, { ...flags, inWhole: true });
+        else if (focus.path.has(element)) this.visitElement(element, depth, flags);
+        else if (!flags.onlyControls && !SKIPPED_TAGS.has(element.localName) && element.getAttribute('aria-hidden') !== 'true' && renders(element)) this.skip(depth);
+      } else if (child.nodeType === Node.TEXT_NODE && child.nodeValue?.trim() && !flags.quiet && !flags.hiddenText && !flags.onlyControls) {
+        this.skip(depth);
+      }
+    }
+  }
+
+  private skip(depth: number): void {
+    this.skipped.set(depth, (this.skipped.get(depth) ?? 0) + 1);
+  }
+
+  /** Says how many unchanged children were left out at this depth (one line for them all). */
+  private flushSkipped(depth: number): void {
+    const count = this.skipped.get(depth);
+    if (!count) return;
+    this.skipped.delete(depth);
+    if (this.full) return;
+    const line = `- … ${count} unchanged ${count === 1 ? 'sibling' : 'siblings'}`;
+    if (this.emit(line, depth)) this.contextLines.add(this.lines.length - 1);
   }
 
   private visitElement(element: Element, depth: number, flags: Flags): void {
@@ -233,6 +296,7 @@ export class SnapshotWalker {
       this.recordOmitted(element, role, depth);
       return;
     }
+    if (this.options.focus && !flags.inWhole) this.contextLines.add(this.lines.length - 1);
     if (role === 'iframe') {
       this.frames.push({ line: this.lines.length - 1, id: localIdOf(element), depth: depth + 1 });
       return;
@@ -253,6 +317,7 @@ export class SnapshotWalker {
     }
     this.visitChildren(element, depth + 1, childFlags);
     this.flushText();
+    this.flushSkipped(depth + 1);
   }
 
   /**
@@ -408,8 +473,11 @@ export class SnapshotWalker {
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider' || role === 'file' || role === 'listbox') {
       const value = fieldValue(element);
       const valueLimit = this.options.wholeText ? this.options.maxChars : 120;
-      if (value) line += ` [value=${quote(clip(value, valueLimit))}]`;
-      if (value && value.length > valueLimit) cut = true;
+      const around = value && this.options.aroundCaret ? caretLines(element, value) : null;
+      // Line breaks are shown as \n: a value must stay on its line.
+      if (around) line += ` [value=${around.before ? '…' : ''}${quote(clip(around.text, valueLimit)).replace(/\n/g, '\\n')}${around.after ? '…' : ''}]`;
+      else if (value) line += ` [value=${quote(clip(value, valueLimit)).replace(/\n/g, '\\n')}]`;
+      if (value && (around?.text ?? value).length > valueLimit) cut = true;
     }
     // A dropdown too long to list by default says how many options it has (read it by ref_id to list them).
     if (element.localName === 'select' && role === 'combobox') {

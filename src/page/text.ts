@@ -75,22 +75,83 @@ function visuallyHidden(style: CSSStyleDeclaration, element: Element): boolean {
   return box.width <= 1 && box.height <= 1 && style.overflow !== 'visible';
 }
 
+/** An rgb()/rgba() colour as [r, g, b, alpha]; null for anything else. */
+function rgba(color: string): [number, number, number, number] | null {
+  const match = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(color);
+  return match ? [Number(match[1]), Number(match[2]), Number(match[3]), match[4] === undefined ? 1 : Number(match[4])] : null;
+}
+
+/** Relative luminance (WCAG) of an sRGB colour. */
+function luminance([r, g, b]: [number, number, number, number]): number {
+  const channel = (value: number) => {
+    const c = value / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+}
+
+/** Text this close to its background (contrast ratio) is not readable: white on white, grey on grey. */
+const UNREADABLE_CONTRAST = 1.2;
+
+/**
+ * The colour behind an element's text: its own background when opaque, else what shows through from its
+ * parent (`behind`); null when an image or a gradient is involved (then nothing can be said).
+ */
+function backgroundOf(style: CSSStyleDeclaration, behind: [number, number, number, number] | null): [number, number, number, number] | null {
+  if (style.backgroundImage !== 'none') return null;
+  const own = rgba(style.backgroundColor);
+  // A positioned box may lie over anything (a caption over a photo): what its parent paints says nothing.
+  if (!own || own[3] === 0) return style.position === 'static' || style.position === 'relative' ? behind : null;
+  return own[3] >= 0.95 ? own : null;
+}
+
+/** Where an element's background comes from when a walk starts at it (get_page_text by ref). */
+function backgroundAbove(element: Element): [number, number, number, number] | null {
+  const chain: Element[] = [];
+  for (let up = element.parentElement; up; up = up.parentElement) chain.unshift(up);
+  let behind: [number, number, number, number] | null = [255, 255, 255, 1];
+  for (const up of chain) behind = backgroundOf(getComputedStyle(up), behind);
+  return behind;
+}
+
+/** Text a person cannot read: transparent, a font too small to see, or the colour of what is behind it. */
+function unreadableText(style: CSSStyleDeclaration, behind: [number, number, number, number] | null): boolean {
+  if (parseFloat(style.fontSize) < 2) return true;
+  const color = rgba(style.color);
+  if (!color) return false;
+  if (color[3] < 0.1) return true;
+  if (!behind) return false;
+  const [light, dark] = [luminance(color), luminance(behind)].sort((a, b) => b - a) as [number, number];
+  return (light + 0.05) / (dark + 0.05) < UNREADABLE_CONTRAST;
+}
+
+/** Wholly outside the page, where no scrolling brings it (left: -9999px). */
+function offPage(element: Element): boolean {
+  const box = element.getBoundingClientRect();
+  if (box.width === 0 && box.height === 0) return false;
+  return box.right + window.scrollX <= 0 || box.bottom + window.scrollY <= 0;
+}
+
 function extract(root: Element, buckets: boolean): Record<Bucket, string> & { frames: number[] } {
   const writers: Record<Bucket, Writer> = { main: new Writer(), rest: new Writer(), chrome: new Writer() };
   const frames: number[] = [];
-  const visit = (node: Node, bucket: Bucket, pre: boolean, hidden: boolean) => {
+  // What a person cannot see stays out, as in the snapshot: aria-hidden, closed <details>, opacity 0, text in the
+  // colour of its background or too small to see, boxes off the page.
+  const visit = (node: Node, bucket: Bucket, pre: boolean, hidden: boolean, behind: [number, number, number, number] | null) => {
     if (node.nodeType === Node.TEXT_NODE) {
       if (!hidden) writers[bucket].write(node.nodeValue ?? '', pre);
       return;
     }
     if (!(node instanceof Element)) return;
     const tag = node.localName;
-    if (SKIP.has(tag)) return;
+    if (SKIP.has(tag) || node.getAttribute('aria-hidden') === 'true') return;
     const style = getComputedStyle(node);
     if (style.display === 'none' || style.contentVisibility === 'hidden') return;
-    if (visuallyHidden(style, node)) return;
+    if (visuallyHidden(style, node) || Number(style.opacity) < 0.05) return;
+    if ((style.position === 'absolute' || style.position === 'fixed') && offPage(node)) return;
+    const background = backgroundOf(style, behind);
     // visibility:hidden hides this element's own text, yet a child may be made visible again.
-    const invisible = style.visibility === 'hidden' || style.visibility === 'collapse';
+    const invisible = style.visibility === 'hidden' || style.visibility === 'collapse' || unreadableText(style, background);
     if (buckets && bucket !== 'main' && isMain(node)) bucket = 'main';
     else if (buckets && bucket === 'rest' && isChrome(node)) bucket = 'chrome';
     const out = writers[bucket];
@@ -120,11 +181,13 @@ function extract(root: Element, buckets: boolean): Record<Bucket, string> & { fr
       else if (style.display === 'list-item') out.write('- ');
     }
     const keepSpaces = pre || style.whiteSpace.startsWith('pre') || style.whiteSpace === 'break-spaces';
-    const children = composedChildren(node);
-    for (let i = 0; i < children.length; i++) visit(children[i]!, bucket, keepSpaces, invisible);
+    // A closed <details> shows only its summary.
+    const closedDetails = tag === 'details' && !(node as HTMLDetailsElement).open;
+    const children = closedDetails ? Array.from(node.children).filter((child) => child.localName === 'summary') : composedChildren(node);
+    for (let i = 0; i < children.length; i++) visit(children[i]!, bucket, keepSpaces, invisible, background);
     if (block && !cell) out.lineBreak();
   };
-  visit(root, buckets ? 'rest' : 'main', false, false);
+  visit(root, buckets ? 'rest' : 'main', false, false, backgroundAbove(root));
   return { main: writers.main.toString(), rest: writers.rest.toString(), chrome: writers.chrome.toString(), frames };
 }
 

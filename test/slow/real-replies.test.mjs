@@ -19,6 +19,14 @@ function hostPages(port) {
       '<title>Orders app</title><main id="app"></main><script>addEventListener("load", () => fetch("/host/slow-order")' +
         '.then((r) => r.json()).then((o) => { document.getElementById("app").innerHTML = `<h1>Order ${o.id}</h1><p>${o.pet}</p>`; }));</script>',
     ),
+    // A click fetches (400 ms) and renders the answer; another fetch answers only after 8 s.
+    '/host/fetch-button.html': html(
+      '<title>Fetch on click</title><button id="one">Load the order</button><button id="two">Load the slow report</button><div id="out"></div>' +
+        '<script>const out = document.getElementById("out");' +
+        'document.getElementById("one").onclick = () => { out.textContent = "Loading…"; fetch("/host/slow-order").then((r) => r.json()).then((o) => { out.textContent = `Order ${o.id}: ${o.pet}`; }); };' +
+        'document.getElementById("two").onclick = () => { out.textContent = "Loading the report…"; fetch("/host/never").then((r) => r.text()).then((t) => { out.textContent = t; }, () => {}); };</script>',
+    ),
+    '/host/never': (req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('the report'), 8000),
     '/host/slow-order': (req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":7,"pet":"Vandelay the cat"}'), 400),
     '/host/inner.html': html('<title>Inner doc</title><p>Inner text of the frame.</p><a href="/pydocs/index.html">docs home</a>'),
     '/host/shadow-names.html': html(
@@ -223,12 +231,13 @@ describe('real apps: replies an agent can trust (issue 18)', function () {
       const page = await call('navigate', { url: apps.url('/apps/shoelace.html') });
       const actions = refOf(page, /- button "Actions" \[ref=(ref_\d+)\]/);
       const opened = await call('computer', { action: 'left_click', ref: actions });
-      expect(opened).to.match(/Opened menu "" \[ref=ref_\d+\] with 3 items\./);
+      expect(opened).to.match(/Opened menu \[ref=ref_\d+\] with 3 items\./);
       expect(opened).to.match(/- menuitem "Copy invite link" \[ref=ref_\d+\]/);
       const closed = await call('computer', { action: 'key', text: 'Escape' });
       expect(closed).to.not.include('Opened');
       expect(closed).to.match(/- button "Actions" \[ref=ref_\d+\] \[expanded=false\]/);
-      const review = refOf(closed, /- button "Review and submit" \[ref=(ref_\d+)\]/);
+      expect(closed).to.match(/^- closed: menu$/m);
+      const review = refOf(page, /- button "Review and submit" \[ref=(ref_\d+)\]/);
       const dialog = await call('computer', { action: 'left_click', ref: review });
       expect(dialog).to.match(/Opened dialog "Confirm sign-up" \[ref=ref_\d+\]/);
       const submit = refOf(dialog, /- button "Submit" \[ref=(ref_\d+)\]/);
@@ -237,6 +246,81 @@ describe('real apps: replies an agent can trust (issue 18)', function () {
       expect(after).to.include('submitted');
       expect(after).to.not.match(/- dialog "Confirm sign-up"/);
       expect(after).to.not.include('Opened');
+      // Said once that it closed.
+      expect(after.match(/- closed: dialog "Confirm sign-up"/g)).to.have.length(1);
+    });
+
+    it('renders only what changed in a Shoelace form, with unchanged siblings counted, never the whole form', async function () {
+      const page = await call('navigate', { url: apps.url('/apps/shoelace.html') });
+      const terms = refOf(page, /- checkbox "I agree to the terms" \[ref=(ref_\d+)\]/);
+      const news = refOf(page, /- switch "Send me the newsletter" \[ref=(ref_\d+)\]/);
+      const ticked = await call('computer', { action: 'left_click', ref: terms });
+      expect(ticked).to.match(/- checkbox "I agree to the terms" \[ref=ref_\d+\] \[checked\]/);
+      expect(ticked).to.include('change terms true');
+      const switched = await call('computer', { action: 'left_click', ref: news });
+      expect(switched).to.match(/- switch "Send me the newsletter" \[ref=ref_\d+\] \[checked\]/);
+      for (const reply of [ticked, switched]) {
+        // The form's other controls did not change: they are not listed again.
+        expect(reply).to.not.include('textbox "Email"');
+        expect(reply).to.not.include('button "Review and submit"');
+        const lines = reply.split('\n').filter((line) => line.includes('[ref='));
+        expect(new Set(lines.map((line) => line.trim())).size).to.equal(lines.length);
+      }
+    });
+
+    it('Swagger Execute: the response the click fetched is in its reply, the rest of the operation counted, not re-listed', async function () {
+      await call('navigate', { url: apps.url('/apps/swagger.html') });
+      const opened = await call('find', { query: 'button GET /api/orders/{id}', max_results: 1 });
+      await call('computer', { action: 'left_click', ref: refOf(opened, /\[ref=(ref_\d+)\]/) });
+      await call('computer', { action: 'left_click', ref: refOf(await call('find', { query: 'button Try it out', max_results: 1 }), /\[ref=(ref_\d+)\]/) });
+      const execute = refOf(await call('find', { query: 'button Execute', max_results: 1 }), /\[ref=(ref_\d+)\]/);
+      const reply = await call('computer', { action: 'left_click', ref: execute });
+      expect(reply).to.include('Response body');
+      expect(reply).to.include('Vandelay the cat');
+      expect(reply).to.match(/- … \d+ unchanged siblings?$/m);
+      // The parameters table and the responses' documentation were not re-listed.
+      expect(reply).to.not.include('Find an order by id');
+      const lines = reply.split('\n').filter((line) => line.includes('[ref='));
+      expect(new Set(lines.map((line) => line.trim())).size).to.equal(lines.length);
+    });
+
+    it('waits for the request a click started before reading the page, and says when the wait ran out', async function () {
+      await call('navigate', { url: apps.url('/host/fetch-button.html') });
+      const page = await call('read_page', { filter: 'interactive' });
+      const slow = refOf(page, /- button "Load the order" \[ref=(ref_\d+)\]/);
+      const loaded = await call('computer', { action: 'left_click', ref: slow });
+      expect(loaded).to.include('Vandelay the cat');
+      expect(loaded).to.not.include('Loading');
+      const never = refOf(page, /- button "Load the slow report" \[ref=(ref_\d+)\]/);
+      const late = await call('computer', { action: 'left_click', ref: never });
+      expect(late).to.include('Loading the report');
+      expect(late).to.match(/1 request the action started was still loading after \d\.\d s/);
+    });
+  });
+
+  describe('typing into code editors (§8b)', function () {
+    it('Monaco: paste inserts text as it is (no auto-closed brackets), and the delta shows the lines around the caret', async function () {
+      await call('navigate', { url: apps.url('/apps/monaco.html') });
+      // Monaco's input is a zero-size textarea: click the code itself, then go to the end of the document.
+      await call('computer', { action: 'left_click', coordinate: [400, 120] });
+      await call('computer', { action: 'key', text: 'ctrl+End' });
+      // Typed key by key, "{" gets the "}" Monaco closes it with; the reply shows the edited line.
+      const typed = await call('computer', { action: 'type', text: 'if (x) {' });
+      expect(typed).to.match(/- textbox "Editor content" \[ref=ref_\d+\] \[multiline\] \[value=…?".*if \(x\) \{\}"/);
+      await call('computer', { action: 'key', text: 'End Enter' });
+      const pasted = await call('computer', { action: 'type', text: 'const o = {a: [1], b: "q"};', paste: true });
+      expect(pasted).to.match(/Pasted 27 characters as one paste/);
+      expect(pasted).to.match(/\[value=…?".*\\nconst o = \{a: \[1\], b: \\"q\\"\};(\\n)?"…?\]/);
+    });
+
+    it('CodeMirror 5: paste inserts text as it is, and the edited code line is in the delta', async function () {
+      await call('navigate', { url: apps.url('/apps/codemirror.html') });
+      await call('computer', { action: 'left_click', coordinate: [300, 90] });
+      await call('computer', { action: 'key', text: 'ctrl+End' });
+      const pasted = await call('computer', { action: 'type', text: 'if (x) {a: [1]}', paste: true });
+      expect(pasted).to.match(/^- text: if \(x\) \{a: \[1\]\}$/m);
+      const text = await call('get_page_text', {});
+      expect(text).to.match(/^if \(x\) \{a: \[1\]\}$/m);
     });
   });
 

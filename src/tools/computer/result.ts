@@ -107,7 +107,7 @@ export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
   if (delta?.opened_popup) {
     const popup = delta.opened_popup;
     result.opened_popup = popup;
-    lines.push(`Opened ${popup.role} "${popup.name}" [ref=${popup.ref}]${popup.items.length ? ` with ${popup.items.length} items` : ''}.`);
+    lines.push(`Opened ${popup.role}${popup.name ? ` "${popup.name}"` : ''} [ref=${popup.ref}]${popup.items.length ? ` with ${popup.items.length} items` : ''}.`);
     // Its items with their refs, when the delta below does not list them already.
     const shown = delta.delta ?? '';
     const missing = popup.item_lines.filter((line, index) => !shown.includes(`[ref=${popup.items[index]}]`));
