@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ToolError } from './errors.js';
 import { closest } from './suggest.js';
 
-type Kind = 'string' | 'boolean' | 'number' | 'list' | 'viewport';
+type Kind = 'string' | 'boolean' | 'number' | 'list' | 'viewport' | 'imageFormat' | 'percent';
 
 /**
  * How a raw value (a flag's or variable's text, or a config file's JSON value) becomes an option of each kind, and
@@ -22,6 +22,8 @@ const VALUE = {
     const match = /^(\d{2,5})x(\d{2,5})$/.exec(String(raw));
     return match ? { width: Number(match[1]), height: Number(match[2]) } : raw;
   }, z.object({ width: z.number(), height: z.number() })),
+  imageFormat: z.enum(['png', 'jpeg']),
+  percent: z.preprocess((raw) => (typeof raw === 'number' ? raw : Number(raw)), z.number().int().min(1).max(100)),
 } satisfies Record<Kind, z.ZodType>;
 
 const EXPECTED: Record<Kind, string> = {
@@ -30,6 +32,8 @@ const EXPECTED: Record<Kind, string> = {
   number: 'a positive whole number',
   list: 'a comma-separated list',
   viewport: 'WIDTHxHEIGHT such as 1280x800',
+  imageFormat: 'png or jpeg',
+  percent: 'a whole number from 1 to 100',
 };
 
 interface OptionShape {
@@ -72,6 +76,9 @@ const OPTIONS = {
   tools: { flag: 'tools', kind: 'list', help: 'List only these tools (comma-separated names)', default: [], defaultText: 'all of the groups' },
   // A Playwright storage-state JSON file loaded into every cookie jar at start.
   storageState: { flag: 'storage-state', kind: 'string', help: 'Load cookies and localStorage from this Playwright storage-state JSON file', defaultText: 'none' },
+  // JPEG by default: a third of PNG's time and size in Firefox, small text still legible (docs/benchmark.md).
+  screenshotFormat: { flag: 'screenshot-format', kind: 'imageFormat', help: 'computer screenshots as jpeg or png (lossless); zoom stays png', default: 'jpeg' },
+  screenshotQuality: { flag: 'screenshot-quality', kind: 'percent', help: 'JPEG quality of screenshots, 1-100', default: 80 },
   // Unset: keep Firefox running.
   idleTimeout: {
     flag: 'idle-timeout',
