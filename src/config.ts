@@ -37,6 +37,17 @@ export interface ServerOptions {
   tools: string[];
   /** A Playwright storage-state JSON file loaded into every cookie jar at start. */
   storageState?: string;
+  ignoreHttpsErrors: boolean;
+  proxyServer?: string;
+  proxyBypass: string[];
+  userAgent?: string;
+  locale?: string;
+  timezone?: string;
+  geolocation?: string;
+  initScript?: string;
+  /** Accepted for Playwright MCP's users: headless is already the default. */
+  headless: boolean;
+  prefs: string[];
 }
 
 type Kind = 'string' | 'boolean' | 'number' | 'list' | 'viewport';
@@ -73,6 +84,16 @@ export const FLAGS: FlagSpec[] = [
   { flag: 'tools', key: 'tools', kind: 'list', help: 'List only these tools (comma-separated names)', defaultText: 'all of the groups' },
   { flag: 'storage-state', key: 'storageState', kind: 'string', help: 'Load cookies and localStorage from this Playwright storage-state JSON file', defaultText: 'none' },
   { flag: 'idle-timeout', key: 'idleTimeout', kind: 'number', help: 'Close Firefox after this many milliseconds without a call (the next call starts it again; a named profile keeps its cookies)', defaultText: 'never' },
+  { flag: 'ignore-https-errors', key: 'ignoreHttpsErrors', kind: 'boolean', help: 'Load pages whose certificate is self-signed or invalid', defaultText: 'false' },
+  { flag: 'proxy-server', key: 'proxyServer', kind: 'string', help: 'Send every request through this proxy (host:port, http:// or socks5://)', defaultText: 'none' },
+  { flag: 'proxy-bypass', key: 'proxyBypass', kind: 'list', help: 'Hosts that skip the proxy (comma-separated, e.g. .internal,10.0.0.0/8)', defaultText: 'none' },
+  { flag: 'user-agent', key: 'userAgent', kind: 'string', help: 'User-Agent header and navigator.userAgent', defaultText: "Firefox's" },
+  { flag: 'locale', key: 'locale', kind: 'string', help: 'Language tag for navigator.language, Accept-Language and formats (e.g. de-DE)', defaultText: "the system's" },
+  { flag: 'timezone', key: 'timezone', kind: 'string', help: 'IANA time zone pages see (e.g. Europe/Berlin)', defaultText: "the system's" },
+  { flag: 'geolocation', key: 'geolocation', kind: 'string', help: 'LAT,LON navigator.geolocation answers with (no prompt)', defaultText: 'none' },
+  { flag: 'init-script', key: 'initScript', kind: 'string', help: 'JavaScript file run in every document before its own scripts', defaultText: 'none' },
+  { flag: 'headless', key: 'headless', kind: 'boolean', help: 'Accepted and ignored: headless is the default (see --headed)', defaultText: 'true' },
+  { flag: 'pref', key: 'prefs', kind: 'list', help: 'Firefox prefs NAME=VALUE (comma-separated; a config file takes a list)', defaultText: 'none' },
   { flag: 'webdriver-url', key: 'webdriverUrl', kind: 'string', help: 'Create the session on this remote WebDriver endpoint (Selenium Grid, geckodriver) instead of launching Firefox', defaultText: 'none' },
 ];
 
@@ -95,6 +116,10 @@ export function defaultOptions(): ServerOptions {
     host: '127.0.0.1',
     caps: [],
     tools: [],
+    ignoreHttpsErrors: false,
+    proxyBypass: [],
+    headless: false,
+    prefs: [],
   };
 }
 
