@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { ToolError } from './errors.js';
 import { closest } from './suggest.js';
 
@@ -164,7 +165,9 @@ export function resolveOptions(flags: Record<string, unknown>, env: NodeJS.Proce
   if (configPath) {
     let config: Record<string, unknown>;
     try {
-      config = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
+      // YAML, like run scripts and regress configs (JSON is YAML too).
+      config = parseYaml(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
+      if (!config || typeof config !== 'object' || Array.isArray(config)) throw new Error('expected a mapping of option names to values');
     } catch (error) {
       throw new ToolError('invalid_arguments', `--config ${configPath}: ${(error as Error).message}`, { field: 'config' });
     }
