@@ -368,15 +368,17 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
 
   /**
    * Opens a tab in the group, in the background unless `foreground` says 'tab' (the selected tab of the first window)
-   * or 'window' (the selected tab of a new window, ~300 ms more). A background tab's timers are clamped to 1 s and its
+   * or 'window' (the selected tab of a new window, ~300 ms more); with `beside`, in the window of that tab. A background tab's timers are clamped to 1 s and its
    * resizes wait about a second for a paint, which a screenshot loop cannot afford.
    */
-  async createTab(groupId: string, opts: { viewport?: { width: number; height: number }; foreground?: 'tab' | 'window' } = {}): Promise<Tab> {
+  async createTab(groupId: string, opts: { viewport?: { width: number; height: number }; foreground?: 'tab' | 'window'; beside?: Tab } = {}): Promise<Tab> {
     this.assertAlive();
     const userContext = await this.userContextOf(groupId);
+    // `beside`: in that tab's window (regress opens each capture's tab, in a user context of its own, in its worker's window).
+    const where = opts.beside && opts.foreground !== 'window' ? { referenceContext: opts.beside.context } : {};
     const created = await this.bidi.send(
       'browsingContext.create',
-      { type: opts.foreground === 'window' ? 'window' : 'tab', background: !opts.foreground, ...(userContext ? { userContext } : {}) },
+      { type: opts.foreground === 'window' ? 'window' : 'tab', background: !opts.foreground, ...where, ...(userContext ? { userContext } : {}) },
       { timeout: this.options.timeouts.action },
     );
     const viewport = opts.viewport ?? this.options.viewport;
