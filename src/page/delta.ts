@@ -423,8 +423,8 @@ function targetOf(args: DeltaFinishArgs): Element | null {
   }
 }
 
-/** Text shorter than this is shown whole even when the action only added to its end. */
-const TAIL_OVER = 20;
+/** Text shorter than this (not ending a line) is shown whole even when the action only added to its end. */
+const TAIL_OVER = 40;
 
 /**
  * Text containers (no element children: a log, a status line) whose text the action only added to the end of
@@ -443,7 +443,8 @@ function appendedText(records: MutationRecord[]): Map<Element, string> {
   }
   const tails = new Map<Element, string>();
   for (const [parent, old] of before) {
-    if (old === null || old.trim().length < TAIL_OVER || parent.childElementCount > 0) continue;
+    // A log adds lines (the old text ends with a line break); a short status that grew ("Saved" → "Saved!") is shown whole.
+    if (old === null || !old.trim() || (!/\n\s*$/.test(old) && old.trim().length < TAIL_OVER) || parent.childElementCount > 0) continue;
     const now = parent.textContent ?? '';
     if (now.length > old.length && now.startsWith(old)) tails.set(parent, now.slice(old.length));
   }
