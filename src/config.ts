@@ -1,127 +1,140 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { z } from 'zod';
 import { ToolError } from './errors.js';
-
-export interface ServerOptions {
-  profile: string;
-  isolated: boolean;
-  headed: boolean;
-  firefox?: string;
-  viewport: { width: number; height: number };
-  outputDir: string;
-  allowedOrigins: string[];
-  blockedOrigins: string[];
-  timeoutAction: number;
-  timeoutNavigation: number;
-  allowJavascript: boolean;
-  /** file: URLs load (refused by default). */
-  allowUnrestrictedFileAccess: boolean;
-  /** serve: every MCP session shares the profile's cookies and storage instead of a user context of its own. */
-  sharedBrowserContext: boolean;
-  /** Not a flag: file: URLs that a `run` script or `regress` config names itself, which load without the flag. */
-  scriptFiles?: string[];
-  uploadRoots: string[];
-  port?: number;
-  host: string;
-  token?: string;
-  /** serve: read the token from this file (not visible in `ps`, unlike --token). */
-  tokenFile?: string;
-  /** Close Firefox after this many milliseconds without a call; the next call starts it again. Unset: keep it. */
-  idleTimeout?: number;
-  /** A remote WebDriver endpoint (Selenium Grid, geckodriver) to create the session on instead of launching Firefox. */
-  webdriverUrl?: string;
-}
+import { closest } from './suggest.js';
 
 type Kind = 'string' | 'boolean' | 'number' | 'list' | 'viewport';
 
+/**
+ * How a raw value (a flag's or variable's text, or a config file's JSON value) becomes an option of each kind, and
+ * what the error says was expected.
+ */
+const VALUE = {
+  string: z.string().min(1),
+  boolean: z.preprocess((raw) => (raw === 'true' || raw === '1' || raw === '' ? true : raw === 'false' || raw === '0' ? false : raw), z.boolean()),
+  number: z.preprocess((raw) => (typeof raw === 'number' ? raw : Number(raw)), z.number().int().positive()),
+  list: z.preprocess(
+    (raw) => (typeof raw === 'string' ? raw.split(',').map((part) => part.trim()).filter(Boolean) : Array.isArray(raw) ? raw.map(String) : raw),
+    z.array(z.string()),
+  ),
+  viewport: z.preprocess((raw) => {
+    const match = /^(\d{2,5})x(\d{2,5})$/.exec(String(raw));
+    return match ? { width: Number(match[1]), height: Number(match[2]) } : raw;
+  }, z.object({ width: z.number(), height: z.number() })),
+} satisfies Record<Kind, z.ZodType>;
+
+const EXPECTED: Record<Kind, string> = {
+  string: 'a non-empty string',
+  boolean: 'true or false',
+  number: 'a positive whole number',
+  list: 'a comma-separated list',
+  viewport: 'WIDTHxHEIGHT such as 1280x800',
+};
+
+interface OptionShape {
+  flag: string;
+  kind: Kind;
+  help: string;
+  /** The value when nothing sets it; an option without one is undefined then (`defaultText` says what that means). */
+  default?: unknown;
+  defaultText?: string;
+}
+
+/**
+ * Every common option, written once: its flag (also FIREFOX_USE_<FLAG> in the environment, and a key of the
+ * --config file by flag name or by option key), its kind, help and default. A new option is one entry here.
+ */
+const OPTIONS = {
+  profile: { flag: 'profile', kind: 'string', help: 'Profile NAME (under the data dir) or PATH', default: 'default' },
+  isolated: { flag: 'isolated', kind: 'boolean', help: 'Throwaway profile, deleted on exit', default: false },
+  headed: { flag: 'headed', kind: 'boolean', help: 'Show the Firefox window (headless otherwise)', default: false },
+  firefox: { flag: 'firefox', kind: 'string', help: 'Firefox binary (else FIREFOX_BIN, else PATH)', defaultText: 'auto' },
+  viewport: { flag: 'viewport', kind: 'viewport', help: 'Viewport WxH in CSS pixels', default: { width: 1280, height: 800 }, defaultText: '1280x800' },
+  // Made absolute against the working directory when the options are resolved.
+  outputDir: { flag: 'output-dir', kind: 'string', help: 'Where downloads and saved screenshots go', default: './firefox-use-output' },
+  allowedOrigins: { flag: 'allowed-origins', kind: 'list', help: 'Only these origins may load (comma-separated)', default: [], defaultText: 'all' },
+  blockedOrigins: { flag: 'blocked-origins', kind: 'list', help: 'These origins never load (comma-separated)', default: [], defaultText: 'none' },
+  timeoutAction: { flag: 'timeout-action', kind: 'number', help: 'Milliseconds an action may take', default: 10_000 },
+  timeoutNavigation: { flag: 'timeout-navigation', kind: 'number', help: 'Milliseconds a navigation may take', default: 30_000 },
+  allowJavascript: { flag: 'allow-javascript', kind: 'boolean', help: 'List javascript_tool and let javascript: URLs run', default: false },
+  allowUnrestrictedFileAccess: { flag: 'allow-unrestricted-file-access', kind: 'boolean', help: 'Let file: URLs load (local files)', default: false },
+  sharedBrowserContext: { flag: 'shared-browser-context', kind: 'boolean', help: 'serve: all sessions share one cookie jar and storage', default: false },
+  // Empty means the output dir only: the working directory may be / or a home directory full of secrets.
+  uploadRoots: { flag: 'upload-root', kind: 'list', help: 'Directories file_upload may read from', default: [], defaultText: 'the output dir' },
+  port: { flag: 'port', kind: 'number', help: 'serve: TCP port', default: 8931 },
+  host: { flag: 'host', kind: 'string', help: 'serve: address to bind', default: '127.0.0.1' },
+  token: { flag: 'token', kind: 'string', help: 'serve: bearer token clients must send (visible in ps: prefer FIREFOX_USE_TOKEN or --token-file)', defaultText: 'none' },
+  tokenFile: { flag: 'token-file', kind: 'string', help: 'serve: read the bearer token from this file', defaultText: 'none' },
+  // Tool groups listed beyond the default ones (storage).
+  caps: { flag: 'caps', kind: 'list', help: 'Tool groups to list beyond the default ones: storage (see docs/tools.md)', default: [], defaultText: 'none' },
+  // When not empty: exactly these tools are listed (an allow-list).
+  tools: { flag: 'tools', kind: 'list', help: 'List only these tools (comma-separated names)', default: [], defaultText: 'all of the groups' },
+  // A Playwright storage-state JSON file loaded into every cookie jar at start.
+  storageState: { flag: 'storage-state', kind: 'string', help: 'Load cookies and localStorage from this Playwright storage-state JSON file', defaultText: 'none' },
+  // Unset: keep Firefox running.
+  idleTimeout: {
+    flag: 'idle-timeout',
+    kind: 'number',
+    help: 'Close Firefox after this many milliseconds without a call (the next call starts it again; a named profile keeps its cookies)',
+    defaultText: 'never',
+  },
+  webdriverUrl: {
+    flag: 'webdriver-url',
+    kind: 'string',
+    help: 'Create the session on this remote WebDriver endpoint (Selenium Grid, geckodriver) instead of launching Firefox',
+    defaultText: 'none',
+  },
+} as const satisfies Record<string, OptionShape>;
+
+type Options = typeof OPTIONS;
+type ValueOf<K extends keyof Options> = z.output<(typeof VALUE)[Options[K]['kind']]>;
+type WithDefault = { [K in keyof Options]: Options[K] extends { default: unknown } ? K : never }[keyof Options];
+
+/** The resolved options: one field per entry of OPTIONS (optional where it has no default), plus what no flag sets. */
+export type ServerOptions = { [K in WithDefault]: ValueOf<K> } & { [K in Exclude<keyof Options, WithDefault>]?: ValueOf<K> } & {
+  /** Not a flag: file: URLs that a `run` script or `regress` config names itself, which load without the flag. */
+  scriptFiles?: string[];
+};
+
 export interface FlagSpec {
   flag: string;
-  key: keyof ServerOptions;
+  key: keyof Options;
   kind: Kind;
   help: string;
   defaultText: string;
 }
 
-/** Every common flag: each is also FIREFOX_USE_<FLAG> in the environment and a key of the --config file. */
-export const FLAGS: FlagSpec[] = [
-  { flag: 'profile', key: 'profile', kind: 'string', help: 'Profile NAME (under the data dir) or PATH', defaultText: 'default' },
-  { flag: 'isolated', key: 'isolated', kind: 'boolean', help: 'Throwaway profile, deleted on exit', defaultText: 'false' },
-  { flag: 'headed', key: 'headed', kind: 'boolean', help: 'Show the Firefox window (headless otherwise)', defaultText: 'false' },
-  { flag: 'firefox', key: 'firefox', kind: 'string', help: 'Firefox binary (else FIREFOX_BIN, else PATH)', defaultText: 'auto' },
-  { flag: 'viewport', key: 'viewport', kind: 'viewport', help: 'Viewport WxH in CSS pixels', defaultText: '1280x800' },
-  { flag: 'output-dir', key: 'outputDir', kind: 'string', help: 'Where downloads and saved screenshots go', defaultText: './firefox-use-output' },
-  { flag: 'allowed-origins', key: 'allowedOrigins', kind: 'list', help: 'Only these origins may load (comma-separated)', defaultText: 'all' },
-  { flag: 'blocked-origins', key: 'blockedOrigins', kind: 'list', help: 'These origins never load (comma-separated)', defaultText: 'none' },
-  { flag: 'timeout-action', key: 'timeoutAction', kind: 'number', help: 'Milliseconds an action may take', defaultText: '10000' },
-  { flag: 'timeout-navigation', key: 'timeoutNavigation', kind: 'number', help: 'Milliseconds a navigation may take', defaultText: '30000' },
-  { flag: 'allow-javascript', key: 'allowJavascript', kind: 'boolean', help: 'List javascript_tool and let javascript: URLs run', defaultText: 'false' },
-  { flag: 'allow-unrestricted-file-access', key: 'allowUnrestrictedFileAccess', kind: 'boolean', help: 'Let file: URLs load (local files)', defaultText: 'false' },
-  { flag: 'shared-browser-context', key: 'sharedBrowserContext', kind: 'boolean', help: 'serve: all sessions share one cookie jar and storage', defaultText: 'false' },
-  { flag: 'upload-root', key: 'uploadRoots', kind: 'list', help: 'Directories file_upload may read from', defaultText: 'the output dir' },
-  { flag: 'port', key: 'port', kind: 'number', help: 'serve: TCP port', defaultText: '8931' },
-  { flag: 'host', key: 'host', kind: 'string', help: 'serve: address to bind', defaultText: '127.0.0.1' },
-  { flag: 'token', key: 'token', kind: 'string', help: 'serve: bearer token clients must send (visible in ps: prefer FIREFOX_USE_TOKEN or --token-file)', defaultText: 'none' },
-  { flag: 'token-file', key: 'tokenFile', kind: 'string', help: 'serve: read the bearer token from this file', defaultText: 'none' },
-  { flag: 'idle-timeout', key: 'idleTimeout', kind: 'number', help: 'Close Firefox after this many milliseconds without a call (the next call starts it again; a named profile keeps its cookies)', defaultText: 'never' },
-  { flag: 'webdriver-url', key: 'webdriverUrl', kind: 'string', help: 'Create the session on this remote WebDriver endpoint (Selenium Grid, geckodriver) instead of launching Firefox', defaultText: 'none' },
-];
+/** Every common flag, in help order: each is also FIREFOX_USE_<FLAG> in the environment and a key of the --config file. */
+export const FLAGS: FlagSpec[] = Object.entries(OPTIONS).map(([key, spec]: [string, OptionShape]) => ({
+  flag: spec.flag,
+  key: key as keyof Options,
+  kind: spec.kind,
+  help: spec.help,
+  defaultText: spec.defaultText ?? String(spec.default),
+}));
 
+/** The options schema: each field parses its kind's raw value and falls back to its default. */
+const optionsSchema = z.strictObject(
+  Object.fromEntries(
+    Object.entries(OPTIONS).map(([key, spec]: [string, OptionShape]) => [
+      key,
+      'default' in spec ? (VALUE[spec.kind] as z.ZodType).default(() => structuredClone(spec.default)) : VALUE[spec.kind].optional(),
+    ]),
+  ),
+);
+
+/** The options when nothing is set (paths not yet made absolute). */
 export function defaultOptions(): ServerOptions {
-  const outputDir = resolve('firefox-use-output');
-  return {
-    profile: 'default',
-    isolated: false,
-    headed: false,
-    viewport: { width: 1280, height: 800 },
-    outputDir,
-    allowedOrigins: [],
-    blockedOrigins: [],
-    timeoutAction: 10_000,
-    timeoutNavigation: 30_000,
-    allowJavascript: false,
-    allowUnrestrictedFileAccess: false,
-    sharedBrowserContext: false,
-    uploadRoots: [],
-    host: '127.0.0.1',
-  };
+  return optionsSchema.parse({}) as ServerOptions;
 }
 
 export function envName(flag: string): string {
   return `FIREFOX_USE_${flag.toUpperCase().replace(/-/g, '_')}`;
 }
 
-function convert(spec: FlagSpec, raw: unknown, where: string): unknown {
-  const bad = (expected: string) =>
-    new ToolError('invalid_arguments', `${where}: expected ${expected}, got ${JSON.stringify(raw)}`, { field: spec.flag });
-  switch (spec.kind) {
-    case 'boolean':
-      if (typeof raw === 'boolean') return raw;
-      if (raw === 'true' || raw === '1' || raw === '') return true;
-      if (raw === 'false' || raw === '0') return false;
-      throw bad('true or false');
-    case 'number': {
-      const value = typeof raw === 'number' ? raw : Number(raw);
-      if (!Number.isInteger(value) || value <= 0) throw bad('a positive whole number');
-      return value;
-    }
-    case 'list':
-      if (Array.isArray(raw)) return raw.map(String);
-      if (typeof raw === 'string') return raw.split(',').map((part) => part.trim()).filter(Boolean);
-      throw bad('a comma-separated list');
-    case 'viewport': {
-      const match = /^(\d{2,5})x(\d{2,5})$/.exec(String(raw));
-      if (!match) throw bad('WIDTHxHEIGHT such as 1280x800');
-      return { width: Number(match[1]), height: Number(match[2]) };
-    }
-    default:
-      if (typeof raw !== 'string' || raw === '') throw bad('a non-empty string');
-      return raw;
-  }
-}
-
 /** Layers options: defaults < config file < environment < flags. */
 export function resolveOptions(flags: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): ServerOptions {
-  const options = defaultOptions() as unknown as Record<string, unknown>;
   const configPath = (flags['config'] as string | undefined) ?? env['FIREFOX_USE_CONFIG'];
   const layers: Array<[string, (spec: FlagSpec) => unknown]> = [];
   if (configPath) {
@@ -133,22 +146,34 @@ export function resolveOptions(flags: Record<string, unknown>, env: NodeJS.Proce
     }
     const known = new Set(FLAGS.flatMap((spec) => [spec.flag, spec.key]));
     for (const key of Object.keys(config)) {
-      if (!known.has(key)) throw new ToolError('invalid_arguments', `--config ${configPath}: unknown key "${key}"`, { field: key });
+      if (known.has(key)) continue;
+      const suggestion = closest(key, [...known]);
+      throw new ToolError('invalid_arguments', `--config ${configPath}: unknown key "${key}".${suggestion ? ` Did you mean "${suggestion}"?` : ''}`, { field: key });
     }
     layers.push([`config ${configPath}`, (spec) => config[spec.key] ?? config[spec.flag]]);
   }
   layers.push(['environment', (spec) => env[envName(spec.flag)]]);
   layers.push(['flag', (spec) => flags[spec.flag]]);
+  // The last layer that sets an option wins; where it came from goes into the error if its value is bad.
+  const raw: Record<string, unknown> = {};
+  const source = new Map<string, string>();
   for (const [where, read] of layers) {
     for (const spec of FLAGS) {
-      const raw = read(spec);
-      if (raw === undefined) continue;
-      options[spec.key] = convert(spec, raw, `${where} ${spec.flag}`);
+      const value = read(spec);
+      if (value === undefined) continue;
+      raw[spec.key] = value;
+      source.set(spec.key, where);
     }
   }
-  const resolved = options as unknown as ServerOptions;
+  const parsed = optionsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const spec = FLAGS.find((candidate) => candidate.key === parsed.error.issues[0]?.path[0])!;
+    throw new ToolError('invalid_arguments', `${source.get(spec.key)} ${spec.flag}: expected ${EXPECTED[spec.kind]}, got ${JSON.stringify(raw[spec.key])}`, {
+      field: spec.flag,
+    });
+  }
+  const resolved = parsed.data as ServerOptions;
   resolved.outputDir = resolve(resolved.outputDir);
-  // Only the output dir by default: the working directory may be / or a home directory full of secrets.
   if (resolved.uploadRoots.length === 0) resolved.uploadRoots = [resolved.outputDir];
   resolved.uploadRoots = resolved.uploadRoots.map((root) => resolve(root));
   return resolved;

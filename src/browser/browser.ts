@@ -11,6 +11,8 @@ import { ContextTree, type ContextNode } from './context-tree.js';
 import { routeDownloads, type Download } from './downloads.js';
 import { mapBidiError } from './bidi-errors.js';
 import { Tab, type TabTimeouts } from './tab.js';
+import { getCookies, jarOf, readLocalStorage, setCookies, setLocalStorage, type StorageCookie, type StorageState } from './storage.js';
+import type { Storage } from 'webdriver-bidi-protocol';
 
 export interface BrowserOptions extends LaunchOptions {
   viewport: { width: number; height: number };
@@ -19,6 +21,8 @@ export interface BrowserOptions extends LaunchOptions {
   outputDir?: string;
   /** --allowed-origins / --blocked-origins, enforced on every request by network interception. */
   origins?: OriginRules;
+  /** --storage-state: cookies and localStorage put into every cookie jar (the default one and each group's) as it is made. */
+  storageState?: StorageState;
 }
 
 const SUBSCRIBED_EVENTS: [EventName, ...EventName[]] = [
@@ -145,6 +149,44 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
     ]);
     const tree = await this.bidi.send('browsingContext.getTree', {});
     for (const info of tree.contexts) this.recordTree(info, null);
+    await this.loadStorageState(undefined);
+  }
+
+  /** Puts --storage-state into a cookie jar; origins whose localStorage could not be written are said on stderr. */
+  private async loadStorageState(userContext: string | undefined): Promise<void> {
+    const state = this.options.storageState;
+    if (!state) return;
+    await setCookies(this.bidi, state.cookies, jarOf(userContext), this.options.timeouts.action);
+    const failed = await setLocalStorage(this.bidi, state, userContext, this.options.timeouts.navigation);
+    if (failed.length) process.stderr.write(`firefox-use: --storage-state: localStorage not written for ${failed.join(', ')} (origin unreachable or blocked)\n`);
+  }
+
+  /** The cookie jar a group's tabs use. */
+  private async jarOfGroup(groupId: string): Promise<Storage.PartitionDescriptor> {
+    return jarOf(await this.userContextOf(groupId));
+  }
+
+  async cookies(groupId: string, filter?: Storage.CookieFilter): Promise<StorageCookie[]> {
+    return getCookies(this.bidi, await this.jarOfGroup(groupId), this.options.timeouts.action, filter);
+  }
+
+  async setCookies(groupId: string, cookies: StorageCookie[]): Promise<void> {
+    await setCookies(this.bidi, cookies, await this.jarOfGroup(groupId), this.options.timeouts.action);
+  }
+
+  /** The group's cookies and the localStorage of the origins its open tabs show, in Playwright's shape. */
+  async storageState(groupId: string): Promise<StorageState> {
+    const cookies = await this.cookies(groupId);
+    const origins = await readLocalStorage(this.tabsOfGroup(groupId).filter((tab) => !tab.isClosed && !tab.dialog), this.options.timeouts.action);
+    return { cookies, origins };
+  }
+
+  /** Deletes the group's cookies that match `filter`; answers how many went. */
+  async deleteCookies(groupId: string, filter: Storage.CookieFilter): Promise<number> {
+    const partition = await this.jarOfGroup(groupId);
+    const before = await getCookies(this.bidi, partition, this.options.timeouts.action, filter);
+    if (before.length) await this.bidi.send('storage.deleteCookies', { partition, filter }, { timeout: this.options.timeouts.action, write: true });
+    return before.length;
   }
 
   /** Each BiDi event is listened to here once and handed to the tab it belongs to (and to the few browser-wide watchers). */
@@ -296,6 +338,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
       const downloadDir = this.isolatedGroups.get(groupId);
       made = this.bidi.send('browser.createUserContext', {}, { timeout: this.options.timeouts.action }).then(async ({ userContext }) => {
         if (downloadDir) await routeDownloads(this.bidi, downloadDir, [userContext]);
+        await this.loadStorageState(userContext);
         return userContext;
       });
       made.catch(() => this.userContexts.delete(groupId));
@@ -318,15 +361,17 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
 
   /**
    * Opens a tab in the group, in the background unless `foreground` says 'tab' (the selected tab of the first window)
-   * or 'window' (the selected tab of a new window, ~300 ms more). A background tab's timers are clamped to 1 s and its
+   * or 'window' (the selected tab of a new window, ~300 ms more); with `beside`, in the window of that tab. A background tab's timers are clamped to 1 s and its
    * resizes wait about a second for a paint, which a screenshot loop cannot afford.
    */
-  async createTab(groupId: string, opts: { viewport?: { width: number; height: number }; foreground?: 'tab' | 'window' } = {}): Promise<Tab> {
+  async createTab(groupId: string, opts: { viewport?: { width: number; height: number }; foreground?: 'tab' | 'window'; beside?: Tab } = {}): Promise<Tab> {
     this.assertAlive();
     const userContext = await this.userContextOf(groupId);
+    // `beside`: in that tab's window (regress opens each capture's tab, in a user context of its own, in its worker's window).
+    const where = opts.beside && opts.foreground !== 'window' ? { referenceContext: opts.beside.context } : {};
     const created = await this.bidi.send(
       'browsingContext.create',
-      { type: opts.foreground === 'window' ? 'window' : 'tab', background: !opts.foreground, ...(userContext ? { userContext } : {}) },
+      { type: opts.foreground === 'window' ? 'window' : 'tab', background: !opts.foreground, ...where, ...(userContext ? { userContext } : {}) },
       { timeout: this.options.timeouts.action },
     );
     const viewport = opts.viewport ?? this.options.viewport;

@@ -2,6 +2,7 @@ import type { ServerOptions } from '../config.js';
 import { Browser, type BrowserOptions } from './browser.js';
 import type { StartupPhases } from './launcher.js';
 import { connectRemote } from './remote.js';
+import { readStorageState } from './storage.js';
 
 /** Why the last browser went away: a crash, or an idle release (`--idle-timeout`). */
 export type BrowserEnd = 'crashed' | 'released_idle';
@@ -78,6 +79,7 @@ export class BrowserManager {
           outputDir: this.options.outputDir,
           timeouts: { action: this.options.timeoutAction, navigation: this.options.timeoutNavigation },
           origins: { allowedOrigins: this.options.allowedOrigins, blockedOrigins: this.options.blockedOrigins },
+          ...(this.options.storageState ? { storageState: readStorageState(this.options.storageState) } : {}),
         };
         const browser = this.options.webdriverUrl ? await connectRemote(this.options.webdriverUrl, launch) : await Browser.launch(launch);
         this.generation++;

@@ -30,10 +30,18 @@ export async function makeOutputDir(dir: string): Promise<void> {
 }
 
 /** Writes a PNG into the output dir under a name the server makes; returns the absolute path. */
-export async function saveImage(outputDir: string, stem: string, data: Buffer): Promise<string> {
+export function saveImage(outputDir: string, stem: string, data: Buffer): Promise<string> {
+  return saveOutput(outputDir, stem, 'png', data);
+}
+
+/**
+ * Writes a file into the output dir, readable by this user only: under `name` when given (one path segment, kept
+ * inside the dir), else a name the server makes from `stem`. Returns the absolute path.
+ */
+export async function saveOutput(outputDir: string, stem: string, extension: string, data: Buffer | string, name?: string): Promise<string> {
   await makeOutputDir(outputDir);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const path = insideDir(outputDir, `${safeFileName(stem)}-${stamp}-${++saved}.png`);
+  const path = insideDir(outputDir, name ? safeFileName(name) : `${safeFileName(stem)}-${stamp}-${++saved}.${extension}`);
   await writeFile(path, data, { mode: 0o600 });
   return path;
 }

@@ -10,23 +10,35 @@ import type { Expectation, ScriptStep } from './script.js';
 /** How long a URL expectation waits for the tab to get there (a click that navigates answers before the load). */
 const URL_WAIT_MS = 5_000;
 
-function lookup(name: string, saved: Map<string, unknown>): unknown {
-  if (!saved.has(name)) throw new ToolError('invalid_arguments', `$${name} was never saved by an earlier step.`, { field: name });
-  return saved.get(name);
+/** Where a `$NAME` not saved by a step comes from: the environment, or (for printed arguments) its own name. */
+export type EnvLookup = (name: string) => string | undefined;
+
+export const fromEnvironment: EnvLookup = (name) => process.env[name];
+/** Printed arguments keep `${NAME}` for a variable from the environment, so a secret never reaches the output. */
+const masked: EnvLookup = (name) => (process.env[name] !== undefined ? `\${${name}}` : undefined);
+
+function lookup(name: string, saved: Map<string, unknown>, env: EnvLookup): unknown {
+  if (saved.has(name)) return saved.get(name);
+  const value = env(name);
+  if (value === undefined) throw new ToolError('invalid_arguments', `$${name} was never saved by an earlier step and is not set in the environment.`, { field: name });
+  return value;
 }
 
-/** Replaces `$NAME` (the whole string, keeping the saved value's type) and `${NAME}` inside strings, deeply. */
-export function substitute(value: unknown, saved: Map<string, unknown>): unknown {
+/**
+ * Replaces `$NAME` (the whole string, keeping the saved value's type) and `${NAME}` inside strings, deeply: a value
+ * an earlier step saved, else the environment variable NAME.
+ */
+export function substitute(value: unknown, saved: Map<string, unknown>, env: EnvLookup = fromEnvironment): unknown {
   if (typeof value === 'string') {
     const whole = /^\$([A-Za-z_]\w*)$/.exec(value);
-    if (whole) return lookup(whole[1]!, saved);
+    if (whole) return lookup(whole[1]!, saved, env);
     return value.replace(/\$\{([A-Za-z_]\w*)\}/g, (_, name: string) => {
-      const found = lookup(name, saved);
+      const found = lookup(name, saved, env);
       return typeof found === 'string' ? found : JSON.stringify(found);
     });
   }
-  if (Array.isArray(value)) return value.map((item) => substitute(item, saved));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, saved)]));
+  if (Array.isArray(value)) return value.map((item) => substitute(item, saved, env));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, saved, env)]));
   return value;
 }
 
@@ -149,8 +161,10 @@ export class ScriptRunner {
     const index = ++this.count;
     const started = performance.now();
     let args = step.args;
+    let shown = step.args;
     let result: CallToolResult;
     try {
+      shown = substitute(step.args, this.saved, masked) as Record<string, unknown>;
       args = substitute(step.args, this.saved) as Record<string, unknown>;
       const tool = this.byName.get(step.tool);
       if (!tool) throw new ToolError('invalid_arguments', `No tool named "${step.tool}".`, { field: 'tool' });
@@ -180,7 +194,7 @@ export class ScriptRunner {
       step: index,
       line: step.line,
       tool: step.tool,
-      args,
+      args: shown['tabId'] === undefined && args['tabId'] !== undefined ? { ...shown, tabId: args['tabId'] } : shown,
       ok,
       ms,
       ...(ok ? { result: result.structuredContent } : { error }),

@@ -71,6 +71,42 @@ function parseExpect(raw: unknown, line: number): Expectation {
   throw new ScriptParseError('expect: expected text, a /regex/, {text: ...} or {url: "pattern"}', line);
 }
 
+/** The `$NAME` / `${NAME}` names a value refers to. */
+function referencesIn(value: unknown, into: Set<string> = new Set()): Set<string> {
+  if (typeof value === 'string') {
+    for (const match of value.matchAll(/\$\{([A-Za-z_]\w*)\}|^\$([A-Za-z_]\w*)$/g)) into.add((match[1] ?? match[2])!);
+  } else if (Array.isArray(value)) {
+    for (const item of value) referencesIn(item, into);
+  } else if (value && typeof value === 'object') {
+    for (const item of Object.values(value)) referencesIn(item, into);
+  }
+  return into;
+}
+
+/**
+ * Every `$NAME` a step uses must be saved by some step or set in the environment (`${PASSWORD}` keeps a secret out
+ * of the file); an unset one fails now, at its line, before Firefox starts.
+ */
+export function checkReferences(steps: ScriptStep[], env: NodeJS.ProcessEnv = process.env): void {
+  const saved = new Set(['SCRIPT_DIR', ...steps.flatMap((step) => (step.save ? [step.save] : []))]);
+  for (const step of steps) {
+    for (const name of referencesIn(step.args)) {
+      if (!saved.has(name) && env[name] === undefined) {
+        throw new ScriptParseError(`$${name} is not set: no step saves it and there is no environment variable ${name}`, step.line);
+      }
+    }
+  }
+}
+
+/** Replaces `${NAME}` in a config string with the environment variable; an unset one is an error at `line`. */
+export function expandEnv(text: string, line: number, env: NodeJS.ProcessEnv = process.env): string {
+  return text.replace(/\$\{([A-Za-z_]\w*)\}/g, (_, name: string) => {
+    const value = env[name];
+    if (value === undefined) throw new ScriptParseError(`\${${name}} is not set in the environment`, line);
+    return value;
+  });
+}
+
 /** Parses one step node: `{<tool>: {args}, save?: NAME, expect?: ...}`. */
 function parseStep(node: unknown, src: SourceDoc, tools: Map<string, Tool>): ScriptStep {
   const line = src.lineOf(node);
@@ -112,7 +148,7 @@ export function parseStepList(node: unknown, src: SourceDoc, tools: Map<string, 
 }
 
 /** A `run` script: a list of steps, or a mapping with `steps:`. */
-export function parseScript(source: string, tools: Tool[]): ScriptStep[] {
+export function parseScript(source: string, tools: Tool[], checkRefs = true): ScriptStep[] {
   const src = parseSource(source);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const root = src.doc.contents;
@@ -120,15 +156,21 @@ export function parseScript(source: string, tools: Tool[]): ScriptStep[] {
   if (isMap(root)) {
     const steps = root.get('steps', true);
     if (!steps) throw new ScriptParseError('expected a list of steps (or a mapping with "steps:")', src.lineOf(root));
-    return parseStepList(steps, src, byName);
+    return checked(parseStepList(steps, src, byName), checkRefs);
   }
-  return parseStepList(root as YamlNode, src, byName);
+  return checked(parseStepList(root as YamlNode, src, byName), checkRefs);
+}
+
+function checked(steps: ScriptStep[], checkRefs: boolean): ScriptStep[] {
+  if (checkRefs) checkReferences(steps);
+  return steps;
 }
 
 /** One REPL line: the same syntax as a script step, with or without the leading "- ". */
 export function parseStepLine(line: string, tools: Tool[]): ScriptStep {
   const text = line.trimStart().startsWith('-') ? line : `- ${line}`;
-  const steps = parseScript(text, tools);
+  // A line may use what earlier lines saved: its references are checked when it runs.
+  const steps = parseScript(text, tools, false);
   if (steps.length !== 1) throw new ScriptParseError('expected one step on the line', 1);
   return steps[0]!;
 }

@@ -68,7 +68,7 @@ function privateOutput(options: ServerOptions, own: string): ServerOptions {
 
 /** `firefox-use serve`: MCP over Streamable HTTP at /mcp, each MCP session with its own tab group in one browser. */
 export async function runServe(options: ServerOptions): Promise<void> {
-  const port = options.port ?? 8931;
+  const port = options.port;
   if (options.tokenFile) options = { ...options, token: readToken(options.tokenFile) };
   const loopbackBind = isLoopbackHost(options.host);
   if (!loopbackBind && !options.token) {

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { ServerOptions } from '../config.js';
 import { ToolError } from '../errors.js';
 import { allTools } from '../tools/index.js';
-import type { Tool } from '../tools/tool.js';
+import { TOOL_GROUPS, type Tool } from '../tools/tool.js';
+import { closest } from '../suggest.js';
 import { tabInfoSchema } from '../tools/tab-info.js';
 import { VERSION } from '../version.js';
 import { dispatch, errorResult } from './dispatch.js';
@@ -37,8 +38,31 @@ export function describeTools(tools: Tool[]): McpTool[] {
   });
 }
 
-export function enabledTools(options: ServerOptions): Tool[] {
-  return allTools.filter((tool) => !tool.enabled || tool.enabled(options));
+/**
+ * The tools a server lists: those its flags allow (javascript_tool needs --allow-javascript), then either exactly
+ * the --tools allow-list or the default groups plus those --caps names.
+ */
+export function enabledTools(options: Pick<ServerOptions, 'caps' | 'tools'> & Partial<ServerOptions>): Tool[] {
+  const allowed = allTools.filter((tool) => !tool.enabled || tool.enabled(options as ServerOptions));
+  if (options.tools?.length) return allowed.filter((tool) => options.tools.includes(tool.name));
+  return allowed.filter((tool) => !tool.group || options.caps?.includes(tool.group));
+}
+
+/** Refuses a --caps group or --tools name that does not exist, suggesting the nearest one. */
+export function checkToolChoice(options: Pick<ServerOptions, 'caps' | 'tools'>): void {
+  const names = allTools.filter((tool) => !tool.name.startsWith('test_')).map((tool) => tool.name);
+  for (const [flag, given, known] of [['caps', options.caps, [...TOOL_GROUPS]], ['tools', options.tools, names]] as const) {
+    for (const value of given) {
+      if ((known as readonly string[]).includes(value)) continue;
+      const suggestion = closest(value, [...known]);
+      throw new ToolError('invalid_arguments', `--${flag}: no ${flag === 'caps' ? 'tool group' : 'tool'} "${value}".${suggestion ? ` Did you mean "${suggestion}"?` : ''} Known: ${known.join(', ')}.`, { field: flag });
+    }
+  }
+}
+
+function didYouMean(name: string, tools: Tool[]): string {
+  const suggestion = closest(name, tools.map((tool) => tool.name));
+  return suggestion ? ` Did you mean "${suggestion}"?` : '';
 }
 
 /** One MCP server bound to one session (stdio has one; `serve` makes one per HTTP session). */
@@ -61,7 +85,7 @@ export function createMcpServer(session: Session, options: ServerOptions): Serve
     const tool = byName.get(request.params.name);
     if (!tool) {
       return errorResult(
-        new ToolError('invalid_arguments', `No tool named "${request.params.name}". Tools: ${tools.map((t) => t.name).join(', ')}.`, {
+        new ToolError('invalid_arguments', `No tool named "${request.params.name}".${didYouMean(request.params.name, tools)} Tools: ${tools.map((t) => t.name).join(', ')}.`, {
           field: 'name',
         }),
       );

@@ -16,7 +16,9 @@ import { readNetworkTool } from './network.js';
 import { resizeWindowTool } from './resize-window.js';
 import type { Tool } from './tool.js';
 import { waitForTool } from './wait-for.js';
+import { cookiesClearTool, cookiesListTool, cookiesSetTool, storageStateSaveTool } from './storage.js';
 
 /** Every tool, in the order clients list them. */
 export const allTools: Tool[] = [tabsContextTool, tabsCreateTool, tabsCloseTool, navigateTool, computerTool, dialogTool, readPageTool, findTool, testRefTool, testTextTool,
-  getPageTextTool, formInputTool, fileUploadTool, javascriptTool, readConsoleTool, readNetworkTool, resizeWindowTool, waitForTool];
+  getPageTextTool, formInputTool, fileUploadTool, javascriptTool, readConsoleTool, readNetworkTool, resizeWindowTool, waitForTool,
+  cookiesListTool, cookiesSetTool, cookiesClearTool, storageStateSaveTool];
