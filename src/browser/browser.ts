@@ -23,6 +23,8 @@ export interface BrowserOptions extends LaunchOptions {
   origins?: OriginRules;
   /** --storage-state: cookies and localStorage put into every cookie jar (the default one and each group's) as it is made. */
   storageState?: StorageState;
+  /** --init-script: source run in every document before its own scripts (the page's realm, every tab and frame). */
+  initScript?: string;
 }
 
 const SUBSCRIBED_EVENTS: [EventName, ...EventName[]] = [
@@ -99,7 +101,11 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
       bidi = await BidiConnection.connect(`${firefox.endpoint}/session`);
       const session = await bidi.send(
         'session.new',
-        { capabilities: { alwaysMatch: { unhandledPromptBehavior: { default: 'ignore' }, webSocketUrl: true } } },
+        {
+          capabilities: {
+            alwaysMatch: { unhandledPromptBehavior: { default: 'ignore' }, webSocketUrl: true, ...(options.acceptInsecureCerts ? { acceptInsecureCerts: true } : {}) },
+          },
+        },
         { timeout: 45_000 },
       );
       const sessionAt = performance.now() - firefox.phases.startedAt;
@@ -142,6 +148,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
       this.bidi.send('session.subscribe', { events: SUBSCRIBED_EVENTS }),
       this.originGuard?.install(),
       this.bidi.send('script.addPreloadScript', { functionDeclaration: preloadDeclaration(), sandbox: SANDBOX }),
+      this.options.initScript ? this.bidi.send('script.addPreloadScript', { functionDeclaration: `() => {\n${this.options.initScript}\n}` }) : null,
       // A Firefox without the command keeps its own download handling; that is reported, not fatal.
       outputDir
         ? routeDownloads(this.bidi, outputDir).catch((error: Error) => process.stderr.write(`firefox-use: downloads stay with Firefox: ${error.message}\n`))

@@ -100,6 +100,9 @@ async function main(argv: string[]): Promise<number> {
   // Mistakes in these surface now, not at the first tool call.
   if (options.storageState) (await import('../browser/storage.js')).readStorageState(options.storageState);
   if (options.caps.length || options.tools.length) (await import('../mcp/server.js')).checkToolChoice(options);
+  const launch = await import('../browser/launch-prefs.js');
+  launch.launchTuning(options);
+  if (options.initScript) launch.readInitScript(options.initScript);
   switch (commandName) {
     case 'mcp': {
       // Firefox starts before the MCP server's modules load and while the client connects; the first call waits
