@@ -111,3 +111,7 @@ user_pref("pdfjs.disabled", true);
 user_pref("general.smoothScroll", false);
 user_pref("ui.caretBlinkTime", -1);
 user_pref("layout.spellcheckDefault", 0);
+
+// window.print() opens a print dialog nobody can answer: it blocks the page's script and every later navigation
+// (firefox_dialog cannot see it). print.enabled=false makes window.print() return at once, printing nothing.
+user_pref("print.enabled", false);

@@ -10,6 +10,10 @@ describe('security: limits one call cannot break', function () {
   let server;
   before(async function () {
     site = await startFixtureServer({
+      '/print': (req, res) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<title>print</title><button style="width:200px;height:60px" onclick="window.print(); document.title = \'after print\'">Print</button>'),
+      '/print-on-load': (req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end("<title>loading</title><script>window.print(); document.title = 'printed on load'</script>"),
+      '/next': (req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>next page</title>next'),
       '/log': (req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>log</title><script>console.log(${JSON.stringify('a'.repeat(40) + 'b')}); console.log('plain line')</script>`),
     });
     server = await startServer();
@@ -57,5 +61,17 @@ describe('security: limits one call cannot break', function () {
     expect(error?.code).to.equal(-32600);
     expect(error.message).to.match(/too large/);
     await server.ok('tabs_context_mcp');
+  });
+
+  it('does not let window.print() wedge the tab: the page goes on and navigate still works (item 18)', async function () {
+    const tabId = (await server.ok('tabs_create_mcp', { url: site.url('/print') })).structuredContent.tabId;
+    const click = await server.ok('computer', { tabId, action: 'left_click', coordinate: [100, 30] });
+    expect(click.structuredContent.title, server.text(click)).to.equal('after print');
+    const next = await server.ok('navigate', { tabId, url: site.url('/next') });
+    expect(next.structuredContent.title).to.equal('next page');
+    // A page that prints while it loads loads.
+    const onLoad = await server.ok('navigate', { tabId, url: site.url('/print-on-load') });
+    expect(onLoad.structuredContent.title).to.equal('printed on load');
+    expect((await server.ok('navigate', { tabId, url: site.url('/next') })).structuredContent.title).to.equal('next page');
   });
 });
