@@ -27,7 +27,7 @@ const COMMANDS: Record<string, CommandSpec> = {
   regress: {
     name: 'regress',
     usage: 'regress CONFIG [flags]',
-    summary: 'Screenshot regression: captures each page@viewport of CONFIG, still, and compares it with its baseline. Exit 1 on any failure, 2 for a bad CONFIG.',
+    summary: 'Screenshot regression: captures each page@viewport of CONFIG, still, and compares it with its baseline. Exit 1 when screenshots changed, 2 for a bad CONFIG or flag, 3 when the run could not be done (no Firefox, a page that did not load).',
     common: true,
     extra: [
       { flag: 'baseline-dir', kind: 'string', help: 'Where baselines page@viewport.png live', defaultText: 'baselines/ next to CONFIG' },
