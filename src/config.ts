@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ToolError } from './errors.js';
 import { closest } from './suggest.js';
 
-type Kind = 'string' | 'boolean' | 'number' | 'list' | 'viewport' | 'quota';
+type Kind = 'string' | 'boolean' | 'number' | 'list' | 'viewport' | 'imageFormat' | 'percent' | 'quota';
 
 /** How much the pages of one session may download (--download-quota FILES,MB). */
 export interface DownloadLimits {
@@ -33,6 +34,8 @@ const VALUE = {
     const match = /^\s*(\d{1,6})\s*(?:,\s*(\d{1,7})\s*)?$/.exec(String(raw));
     return match ? { files: Number(match[1]), bytes: Number(match[2] ?? 100) * 1024 * 1024 } : raw;
   }, z.object({ files: z.number().int().positive(), bytes: z.number().int().positive() })),
+  imageFormat: z.enum(['png', 'jpeg']),
+  percent: z.preprocess((raw) => (typeof raw === 'number' ? raw : Number(raw)), z.number().int().min(1).max(100)),
 } satisfies Record<Kind, z.ZodType>;
 
 const EXPECTED: Record<Kind, string> = {
@@ -42,6 +45,8 @@ const EXPECTED: Record<Kind, string> = {
   list: 'a comma-separated list',
   viewport: 'WIDTHxHEIGHT such as 1280x800',
   quota: 'FILES or FILES,MB such as 20,100',
+  imageFormat: 'png or jpeg',
+  percent: 'a whole number from 1 to 100',
 };
 
 interface OptionShape {
@@ -94,6 +99,20 @@ const OPTIONS = {
   tools: { flag: 'tools', kind: 'list', help: 'List only these tools (comma-separated names)', default: [], defaultText: 'all of the groups' },
   // A Playwright storage-state JSON file loaded into every cookie jar at start.
   storageState: { flag: 'storage-state', kind: 'string', help: 'Load cookies and localStorage from this Playwright storage-state JSON file', defaultText: 'none' },
+  ignoreHttpsErrors: { flag: 'ignore-https-errors', kind: 'boolean', help: 'Load pages whose certificate is self-signed or invalid', default: false },
+  proxyServer: { flag: 'proxy-server', kind: 'string', help: 'Send every request through this proxy (host:port, http:// or socks5://)', defaultText: 'none' },
+  proxyBypass: { flag: 'proxy-bypass', kind: 'list', help: 'Hosts that skip the proxy (comma-separated, e.g. .internal,localhost)', default: [], defaultText: 'none' },
+  userAgent: { flag: 'user-agent', kind: 'string', help: 'User-Agent header and navigator.userAgent', defaultText: "Firefox's" },
+  locale: { flag: 'locale', kind: 'string', help: 'Language tag for navigator.language, Accept-Language and formats (e.g. de-DE)', defaultText: "the system's" },
+  timezone: { flag: 'timezone', kind: 'string', help: 'IANA time zone pages see (e.g. Europe/Berlin)', defaultText: "the system's" },
+  geolocation: { flag: 'geolocation', kind: 'string', help: 'LAT,LON navigator.geolocation answers with (no prompt)', defaultText: 'none' },
+  initScript: { flag: 'init-script', kind: 'string', help: 'JavaScript file run in every document before its own scripts', defaultText: 'none' },
+  // Accepted for Playwright MCP's users: headless is already the default.
+  headless: { flag: 'headless', kind: 'boolean', help: 'Accepted and ignored: headless is the default (see --headed)', default: false, defaultText: 'true' },
+  prefs: { flag: 'pref', kind: 'list', help: 'Firefox prefs NAME=VALUE (comma-separated; a config file takes a list)', default: [], defaultText: 'none' },
+  // JPEG by default: a third of PNG's time and size in Firefox, small text still legible (docs/benchmark.md).
+  screenshotFormat: { flag: 'screenshot-format', kind: 'imageFormat', help: 'computer screenshots as jpeg or png (lossless); zoom stays png', default: 'jpeg' },
+  screenshotQuality: { flag: 'screenshot-quality', kind: 'percent', help: 'JPEG quality of screenshots, 1-100', default: 80 },
   // Unset: keep Firefox running.
   idleTimeout: {
     flag: 'idle-timeout',
@@ -162,7 +181,9 @@ export function resolveOptions(flags: Record<string, unknown>, env: NodeJS.Proce
   if (configPath) {
     let config: Record<string, unknown>;
     try {
-      config = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
+      // YAML, like run scripts and regress configs (JSON is YAML too).
+      config = parseYaml(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
+      if (!config || typeof config !== 'object' || Array.isArray(config)) throw new Error('expected a mapping of option names to values');
     } catch (error) {
       throw new ToolError('invalid_arguments', `--config ${configPath}: ${(error as Error).message}`, { field: 'config' });
     }

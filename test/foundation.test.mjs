@@ -40,18 +40,26 @@ describe('foundation: MCP over stdio with an owned Firefox', function () {
     for (const tool of tools) expect(tool.outputSchema, tool.name).to.have.property('type', 'object');
   });
 
-  it('opens a tab, navigates to a local page and takes a 1280x800 PNG screenshot', async function () {
+  it('opens a tab, navigates to a local page and takes a 1280x800 screenshot: JPEG by default, PNG when asked', async function () {
     const tabId = await firstTab(server);
     const nav = await server.ok('navigate', { tabId, url: fixtures.url('/index.html') });
     expect(nav.structuredContent.url).to.equal(fixtures.url('/index.html'));
     expect(nav.structuredContent.title).to.equal('firefox-use fixture');
+    const blueAt = async (image) => {
+      const { data } = await sharp(Buffer.from(image.data, 'base64')).extract({ left: 60, top: 200, width: 4, height: 4 }).raw().toBuffer({ resolveWithObject: true });
+      return [data[0], data[1], data[2]];
+    };
     const shot = await server.ok('computer', { tabId, action: 'screenshot' });
-    const image = shot.content.find((c) => c.type === 'image');
-    expect(image.mimeType).to.equal('image/png');
-    const meta = await sharp(Buffer.from(image.data, 'base64')).metadata();
-    expect([meta.width, meta.height]).to.deep.equal([1280, 800]);
-    // The blue box is where the page put it: the picture shows the page, not a blank.
-    const { data } = await sharp(Buffer.from(image.data, 'base64')).extract({ left: 60, top: 200, width: 4, height: 4 }).raw().toBuffer({ resolveWithObject: true });
-    expect([data[0], data[1], data[2]]).to.deep.equal([0x2b, 0x6c, 0xb0]);
+    const jpeg = shot.content.find((c) => c.type === 'image');
+    expect(jpeg.mimeType).to.equal('image/jpeg');
+    expect(server.text(shot)).to.include('JPEG quality 80');
+    const meta = await sharp(Buffer.from(jpeg.data, 'base64')).metadata();
+    expect([meta.format, meta.width, meta.height]).to.deep.equal(['jpeg', 1280, 800]);
+    // The blue box is where the page put it: the picture shows the page, not a blank (JPEG: within a few levels).
+    const lossy = await blueAt(jpeg);
+    [0x2b, 0x6c, 0xb0].forEach((want, i) => expect(Math.abs(lossy[i] - want), `channel ${i} of ${lossy}`).to.be.at.most(12));
+    const lossless = (await server.ok('computer', { tabId, action: 'screenshot', image_format: 'png' })).content.find((c) => c.type === 'image');
+    expect(lossless.mimeType).to.equal('image/png');
+    expect(await blueAt(lossless)).to.deep.equal([0x2b, 0x6c, 0xb0]);
   });
 });

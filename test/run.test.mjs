@@ -55,7 +55,7 @@ describe('firefox-use run', function () {
     expect(lines.map((l) => l.tool)).to.deep.equal(['navigate', 'find', 'computer', 'computer', 'find', 'computer', 'computer']);
     expect(lines.every((l) => l.ok)).to.equal(true);
     expect(lines[2].args.ref).to.match(/^ref_\d+$/);
-    expect(lines[6].images[0]).to.match(/\.png$/);
+    expect(lines[6].images[0]).to.match(/\.jpg$/);
     expect(JSON.stringify(lines[6])).not.to.include('base64');
   });
 

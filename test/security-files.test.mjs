@@ -61,7 +61,7 @@ describe('security: file_upload roots and private files', function () {
     expect(statSync(profile).mode & 0o777).to.equal(0o700);
     expect(statSync(join(dataHome, 'firefox-use', 'profiles')).mode & 0o777).to.equal(0o700);
     expect(statSync(outputDir).mode & 0o777).to.equal(0o700);
-    const saved = readdirSync(outputDir).filter((name) => name.endsWith('.png'));
+    const saved = readdirSync(outputDir).filter((name) => name.endsWith('.jpg'));
     expect(saved, server.text(shot)).to.have.length(1);
     expect(statSync(join(outputDir, saved[0])).mode & 0o777).to.equal(0o600);
   });

@@ -179,7 +179,8 @@ describe('security: origins, loopback, Host/Origin checks, output dir', function
         const shot = await server.ok('computer', { tabId, action: 'screenshot', save_to_disk: true });
         const saved = shot.structuredContent.savedTo;
         expect(saved.startsWith(server.outputDir + '/')).to.equal(true);
-        expect(readFileSync(saved).subarray(1, 4).toString()).to.equal('PNG');
+        // JPEG by default: the file starts with the SOI marker.
+        expect(readFileSync(saved).subarray(0, 2).toString('hex')).to.equal('ffd8');
       } finally {
         await server.close();
       }

@@ -58,6 +58,8 @@ export interface Probes {
   dragWatch?: boolean;
   /** Key events to watch at whatever holds focus when they arrive. */
   focusWatch?: string[];
+  /** Typing: every key must reach the ref's element (PrepareArgs.focusPin). */
+  focusPin?: boolean;
   /** Events to watch at the element under the drag's start point (top-level viewport). */
   startWatch?: { point: Point; types: string[] };
 }
@@ -85,6 +87,7 @@ function prepareArgs(token: string, probes: Probes): PrepareArgs {
     ...(probes.scrollProbe ? { scrollProbe: true } : {}),
     ...(probes.dragWatch ? { dragWatch: true } : {}),
     ...(probes.focusWatch ? { focusWatch: probes.focusWatch } : {}),
+    ...(probes.focusPin ? { focusPin: true } : {}),
   };
 }
 
@@ -236,6 +239,23 @@ async function gateUp(
   return { point, top: top! };
 }
 
+/** Whether the pointer already rests on `point` (top-level viewport): moving there fires no hover events. */
+export function pointerAt(context: ActionScope, point: Point): boolean {
+  const at = context.tab.pointer;
+  return Math.round(at.x) === Math.round(point.x) && Math.round(at.y) === Math.round(point.y);
+}
+
+/**
+ * For a press aimed by ref, run once the pointer has arrived and before the button goes down: what the page
+ * changed in answer to the hover (the element replaced, covered or renamed), or undefined when it is still there.
+ */
+export async function pressRefused(context: ActionScope, target: Aim): Promise<string | undefined> {
+  const was = target.preparation.aim?.target;
+  if (!target.refArgs || !was) return undefined;
+  const check = await context.tab.callPage('pressCheck', { ref: target.refArgs, point: target.framePoint, was: { role: was.role, name: was.name } }, { context: target.context });
+  return check.ok ? undefined : check.changed;
+}
+
 function withRef(error: unknown, ref: string): unknown {
   if (isToolError(error) && ['ref_stale', 'ref_hidden', 'target_occluded'].includes(error.code)) {
     return new ToolError(error.code, `${ref}: ${error.message}`, { ...error.details, ref });
@@ -281,6 +301,7 @@ export async function dispatch(
 ): Promise<Dispatched> {
   const { tab } = context;
   let sent = 0;
+  let started = false;
   try {
     // A click on a download link is a navigation whose response is a file: the action then says where it went.
     const { result, downloads, pageLoaded } = await downloadsDuring(
@@ -288,6 +309,7 @@ export async function dispatch(
       async () => {
         for (const [index, batch] of batches.entries()) {
           if (index > 0 && options.between && !(await options.between(index))) break;
+          started = true;
           await tab.performActions(batch, target.inputContext);
           sent++;
         }
@@ -328,8 +350,18 @@ export async function dispatch(
     }
     // Whatever was left pressed by a failed sequence must not stick to the next action.
     if (!isToolError(error, 'timeout')) await tab.releaseActions(target.inputContext);
+    // Once input went out, any later silence (the page hung in its handler) leaves the action's effects unknown.
+    if (started && isToolError(error, 'timeout')) throw inputSentTimeout(error);
     throw error;
   }
+}
+
+function inputSentTimeout(error: ToolError): ToolError {
+  return new ToolError(
+    'timeout',
+    `${error.message} The input had been sent, so the action may have happened (the page may be hung by its own handler); it was not sent again. Look (screenshot or read_page) before you retry.`,
+    { ...error.details, unknown_effects: true },
+  );
 }
 
 function finishArgsFor(target: Pick<Aim, 'ref' | 'delta'>, context: string): Pick<ConcludeArgs, 'delta'> {

@@ -30,8 +30,8 @@ export async function makeOutputDir(dir: string): Promise<void> {
 }
 
 /** Writes a PNG into the output dir under a name the server makes; returns the absolute path. */
-export function saveImage(outputDir: string, stem: string, data: Buffer): Promise<string> {
-  return saveOutput(outputDir, stem, 'png', data);
+export function saveImage(outputDir: string, stem: string, data: Buffer, mimeType = 'image/png'): Promise<string> {
+  return saveOutput(outputDir, stem, mimeType === 'image/jpeg' ? 'jpg' : 'png', data);
 }
 
 /**

@@ -118,6 +118,11 @@ export interface DeliveryArgs {
   types: string[];
   ref?: GuardArgs;
   point?: PointArgs;
+  /**
+   * Typing: the keys must all reach one element, `ref`'s (or, without one, whatever held focus at the first
+   * key). Focus moved by the page mid-text is reported; a move right after a Tab or Enter key is the keys' own.
+   */
+  pin?: boolean;
 }
 
 export interface DeliveryReport {
@@ -159,6 +164,8 @@ export interface PrepareArgs {
   watch?: string[];
   /** Event types to watch at whatever holds focus when they arrive (keys). */
   focusWatch?: string[];
+  /** Typing: the keys must all reach the ref's element, or the element focused at the first key (DeliveryArgs.pin). */
+  focusPin?: boolean;
   /** Event types to watch at the element under a second point (where a drag starts). */
   startWatch?: { point: PointArgs; types: string[] };
   scrollProbe?: boolean;
@@ -211,6 +218,20 @@ export interface ActionConclusion {
   drag?: DragReport;
   /** The delta's answer; null when this is not the document the watch started in (a new one loaded). */
   delta?: PageDelta | null;
+}
+
+/** Before the press of a click by ref, once the pointer is over `point` (frame-local): is the target still there? */
+export interface PressCheckArgs {
+  ref: GuardArgs;
+  point: PointArgs;
+  /** What the aim found there. */
+  was: { role: string; name: string };
+}
+
+export interface PressCheck {
+  ok: boolean;
+  /** What the page changed when the pointer arrived (not ok). */
+  changed?: string;
 }
 
 export interface FocusCheck {
@@ -368,6 +389,7 @@ export interface PageOperations {
   prepareAction: { args: PrepareArgs; result: ActionPreparation };
   concludeAction: { args: ConcludeArgs; result: ActionConclusion };
   focusCheck: { args: { ref: GuardArgs; waitMs?: number }; result: FocusCheck };
+  pressCheck: { args: PressCheckArgs; result: PressCheck };
   scrollRefIntoView: { args: GuardArgs; result: AimResult };
   waitQuiet: { args: QuietArgs; result: QuietReport };
   waitFor: { args: WaitForArgs; result: WaitForReport };

@@ -1,8 +1,9 @@
-import { chmodSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, appendFileSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ToolError } from '../errors.js';
+import { userJsLines, type PrefValue } from './launch-prefs.js';
 
 const LOCK_FILE = 'firefox-use.lock';
 const ISOLATED_PREFIX = 'firefox-use-isolated-';
@@ -111,7 +112,7 @@ export class OwnedProfile {
   ) {}
 
   /** Creates (or reuses) the profile, takes its lock and refreshes the prefs from the template. */
-  static acquire(profile: string, isolated: boolean): OwnedProfile {
+  static acquire(profile: string, isolated: boolean, extraPrefs: Record<string, PrefValue> = {}): OwnedProfile {
     reapIsolatedProfiles();
     const dir = isolated ? mkdtempSync(join(tmpdir(), ISOLATED_PREFIX)) : resolveProfileDir(profile);
     // Cookies and saved logins are for this user only: the profile (and a profiles root we make) is 0700, which
@@ -125,6 +126,8 @@ export class OwnedProfile {
     const owned = new OwnedProfile(dir, isolated);
     try {
       copyFileSync(templateUserJs(), join(dir, 'user.js'));
+      // The flags' prefs go after the template's: in user.js the last line for a pref wins.
+      if (Object.keys(extraPrefs).length) appendFileSync(join(dir, 'user.js'), `\n// From firefox-use's flags for this launch\n${userJsLines(extraPrefs)}\n`);
     } catch (error) {
       owned.release();
       throw new ToolError('launch_failed', `Could not write the profile's prefs into ${dir}: ${(error as Error).message}`);

@@ -52,6 +52,9 @@ export interface TabShared {
 export type NavigationEvent = ['started' | 'committed' | 'failed', BrowsingContext.NavigationInfo];
 
 /** Why a tab can no longer be used. */
+/** A screenshot's encoding: lossless PNG, or JPEG at a quality of 1-100. */
+export type ImageFormat = { type: 'png' } | { type: 'jpeg'; quality: number };
+
 export type ClosedReason = 'closed_by_tool' | 'closed_by_page' | 'browser_crashed' | 'session_ended';
 
 /**
@@ -433,13 +436,17 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     return Buffer.from(await this.screenshotBase64(clip), 'base64');
   }
 
-  /** The PNG as Firefox sends it (base64), for callers that pass it straight on; `document` takes the whole page. */
-  async screenshotBase64(clip?: BrowsingContext.ClipRectangle, origin: 'viewport' | 'document' = 'viewport'): Promise<string> {
+  /**
+   * The image as Firefox sends it (base64), for callers that pass it straight on; `document` takes the whole page.
+   * PNG unless `format` asks for JPEG (quality 1-100).
+   */
+  async screenshotBase64(clip?: BrowsingContext.ClipRectangle, origin: 'viewport' | 'document' = 'viewport', format: ImageFormat = { type: 'png' }): Promise<string> {
+    const wire: BrowsingContext.ImageFormat = format.type === 'jpeg' ? { type: 'image/jpeg', quality: format.quality / 100 } : { type: 'image/png' };
     const capture = () =>
       this.race(
         this.bidi.send(
           'browsingContext.captureScreenshot',
-          { context: this.context, origin, format: { type: 'image/png' }, ...(clip ? { clip } : {}) },
+          { context: this.context, origin, format: wire, ...(clip ? { clip } : {}) },
           { timeout: this.timeouts.action },
         ),
       );

@@ -187,7 +187,7 @@ export class ScriptRunner {
     const ms = Math.round(performance.now() - started);
     const images: string[] = [];
     for (const block of result.content) {
-      if (block.type === 'image') images.push(await saveImage(this.options.outputDir, `${this.imagePrefix}${index}-${step.tool}`, Buffer.from(block.data, 'base64')));
+      if (block.type === 'image') images.push(await saveImage(this.options.outputDir, `${this.imagePrefix}${index}-${step.tool}`, Buffer.from(block.data, 'base64'), block.mimeType));
     }
     if (ok && step.save) this.saved.set(step.save, savedValue(result.structuredContent as Record<string, unknown> | undefined));
     return {

@@ -23,7 +23,7 @@ export function prepareAction(args: PrepareArgs): ActionPreparation {
   if (args.focusWatch) {
     const active = deepActiveElement();
     if (isFrame(active) && !args.ref) focusFrame = { docId: documentId, id: localIdOf(active) };
-    else armDelivery({ token: `${args.token}:focus`, types: args.focusWatch });
+    else armDelivery({ token: `${args.token}:focus`, types: args.focusWatch, ...(args.focusPin ? { pin: true, ref: args.ref } : {}) });
   }
   if (args.startWatch) {
     const { x, y } = args.startWatch.point;

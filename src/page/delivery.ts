@@ -4,7 +4,7 @@ import type { DeliveryArgs, DeliveryReport } from '../browser/page-types.js';
 import { describe, summarize } from './describe.js';
 import { documentId } from './registry.js';
 import { targetOf } from './guard.js';
-import { hitsTarget } from './hit.js';
+import { focusReaches, hitsTarget } from './hit.js';
 
 interface Watch {
   target: Element | null;
@@ -19,11 +19,39 @@ interface Watch {
   stray: Set<string>;
   /** What each stray type first landed on, described when it landed (the page may remove it next). */
   strayAt: Map<string, string>;
+  /** Typing (DeliveryArgs.pin): the element every key must reach, and how the keys went. */
+  pin?: KeyPin;
   remove: () => void;
   timer: number;
 }
 
+interface KeyPin {
+  /** The ref's element, or the element focused at the first key (null until then). */
+  target: Element | null;
+  keys: number;
+  /** Keys that went elsewhere; the first of them (1-based) and where it went. */
+  away: number;
+  firstAway?: { index: number; where: string };
+  /** The last key pressed: focus that moves right after a Tab or Enter was moved by the keys themselves. */
+  lastKey: string;
+}
+
 const watches = new Map<string, Watch>();
+
+/** Typing: whether this key event reached the pinned element; follows focus the keys moved themselves. */
+function keyReached(pin: KeyPin, event: Event): boolean {
+  const active = deepActiveElement();
+  if (!pin.target || ((pin.lastKey === 'Tab' || pin.lastKey === 'Enter') && event.type === 'keydown')) pin.target = active;
+  const onTarget = active !== null && pin.target !== null && focusReaches(active, pin.target);
+  if (event.type !== 'keydown') return onTarget;
+  pin.keys++;
+  pin.lastKey = (event as KeyboardEvent).key;
+  if (!onTarget) {
+    pin.away++;
+    pin.firstAway ??= { index: pin.keys, where: active ? describe(active) : 'nothing' };
+  }
+  return onTarget;
+}
 
 /** The element an event was dispatched at, as deep as the page lets us see (open shadow roots included). */
 function originOf(event: Event): Element | null {
@@ -50,12 +78,16 @@ export function armDelivery(args: DeliveryArgs): { armed: true; docId: string } 
     strayAt: new Map(),
     remove: () => undefined,
     timer: 0,
+    ...(args.pin ? { pin: { target: args.ref ? targetOf({ ref: args.ref }) : null, keys: 0, away: 0, lastKey: '' } } : {}),
   };
+  // A pinned watch aims at the ref's element; its events are judged by where focus is (keyReached).
+  if (watch.pin) watch.followFocus = true;
   const listener = (event: Event) => {
     if (!event.isTrusted) return;
     const target = watch.followFocus ? deepActiveElement() : watch.target;
     const origin = originOf(event);
-    if (watch.atPoint || (target && reached(event, target, origin))) watch.seen.add(event.type);
+    const hit = watch.pin ? keyReached(watch.pin, event) : watch.atPoint || (target !== null && reached(event, target, origin));
+    if (hit) watch.seen.add(event.type);
     else {
       watch.stray.add(event.type);
       if (origin && !watch.strayAt.has(event.type)) watch.strayAt.set(event.type, describe(origin));
@@ -98,7 +130,7 @@ export function readDelivery(args: { token: string; need: string[] }): DeliveryR
   const base = { url: location.href, title: document.title, docId: documentId };
   if (!watch) return { ...base, found: false, delivered: false, seen: [] };
   const seen = [...watch.seen];
-  const target = watch.followFocus ? deepActiveElement() : watch.target;
+  const target = watch.pin?.target ?? (watch.followFocus ? deepActiveElement() : watch.target);
   const missing = args.need.filter((type) => !watch.seen.has(type));
   const report: DeliveryReport = {
     ...base,
@@ -108,7 +140,16 @@ export function readDelivery(args: { token: string; need: string[] }): DeliveryR
     stray: [...watch.stray],
     focus: watch.followFocus && target ? summarize(target) : undefined,
   };
-  if (missing.length && missing.length < args.need.length && watch.seen.has(args.need[0]!)) {
+  const pin = watch.pin;
+  if (pin?.firstAway) {
+    // Some keys went to another element than the one typed into: the page moved focus in the middle of the text.
+    report.delivered = false;
+    const { index, where: to } = pin.firstAway;
+    report.landed =
+      index === 1
+        ? `the keys went to ${to}${pin.away < pin.keys ? ` (${pin.keys - pin.away} of ${pin.keys} reached the target)` : ''}`
+        : `after key ${index - 1} of ${pin.keys} the page moved focus to ${to}; ${pin.away} of the keys went elsewhere`;
+  } else if (missing.length && missing.length < args.need.length && watch.seen.has(args.need[0]!)) {
     // The press reached the target and the page answered it before the rest arrived: it removed the target, drew
     // a menu or popup under the pointer, or captured the pointer. The input was delivered; say where the rest went.
     report.delivered = true;

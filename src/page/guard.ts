@@ -5,7 +5,7 @@ import { PageError } from './errors.js';
 import { frameOrigin } from './frames.js';
 import { documentId, elementFor, localIdOf } from './registry.js';
 import { waitUntil } from './wait.js';
-import { composedContains, hitsTarget } from './hit.js';
+import { focusReaches, hitsTarget } from './hit.js';
 
 /** The element at a viewport point, looking into open shadow roots (elementFromPoint stops at the host). */
 export function deepElementFromPoint(x: number, y: number): Element | null {
@@ -140,10 +140,7 @@ function focusState(ref: GuardArgs): FocusCheck {
   let active = document.activeElement;
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
   if (!active || active === document.body) return { focused: false, ...(active ? { focus: summarize(active) } : {}) };
-  const label = target.localName === 'label' ? (target as HTMLLabelElement).control : null;
-  const focused =
-    composedContains(target, active) || active === label || (active instanceof HTMLElement && active.isContentEditable && composedContains(active, target));
-  return { focused, focus: summarize(active) };
+  return { focused: focusReaches(active, target), focus: summarize(active) };
 }
 
 /** Brings a ref's element into view (scroll_to) and says where it is now. */

@@ -55,3 +55,10 @@ export function hitsTarget(hit: Element, target: Element): boolean {
   const box = controlBox(target);
   return box !== null && composedContains(box, hit);
 }
+
+/** Whether focus on `active` means keys reach `target`: inside it, the control it labels, or an editor holding it. */
+export function focusReaches(active: Element, target: Element): boolean {
+  if (composedContains(target, active)) return true;
+  if (target.localName === 'label' && (target as HTMLLabelElement).control === active) return true;
+  return active instanceof HTMLElement && active.isContentEditable && composedContains(active, target);
+}

@@ -62,6 +62,7 @@ export const computerInput = z.strictObject({
   scroll_direction: z.enum(['up', 'down', 'left', 'right']).optional().describe('Required by scroll.'),
   start_coordinate: point.optional().describe('Default: where the pointer is.'),
   scale: z.number().min(1).max(4).optional().describe('zoom: pixel ratio.'),
+  image_format: z.enum(['png', 'jpeg']).optional().describe('screenshot: jpeg or png (lossless); default from the server.'),
 });
 
 export type ComputerArgs = z.infer<typeof computerInput>;
@@ -82,7 +83,7 @@ export const ACTION_FIELDS: Record<ComputerArgs['action'], readonly ArgName[]> =
   hover: POINTER,
   left_click_drag: [...POINTER, 'start_coordinate'],
   scroll: [...POINTER, 'scroll_amount', 'scroll_direction'],
-  type: ['text', 'ref'],
+  type: ['text', 'ref', 'paste'],
   key: ['text', 'repeat'],
   wait: ['duration'],
   screenshot: ['save_to_disk'],

@@ -127,7 +127,7 @@ describe('package: npm pack, install the tarball, run it', function () {
       const tabId = created.structuredContent.tabId ?? created.structuredContent.tab?.tabId;
       expect(tabId).to.be.a('number');
 
-      const shot = await client.callTool({ name: 'computer', arguments: { action: 'screenshot', tabId } });
+      const shot = await client.callTool({ name: 'computer', arguments: { action: 'screenshot', tabId, image_format: 'png' } });
       expect(shot.isError, JSON.stringify(shot.content)).to.not.equal(true);
       const image = shot.content.find((block) => block.type === 'image');
       expect(image.mimeType).to.equal('image/png');

@@ -18,10 +18,13 @@ const resultSchema = z.strictObject({
   message: z.string().max(10_000).optional(),
   changedPixels: count.optional(),
   ratio: z.number().finite().min(0).max(1).optional(),
+  maxDiffPixels: count.optional(),
+  maxDiffRatio: z.number().finite().min(0).max(1).optional(),
   threshold: z.number().finite().min(0).optional(),
   box: z.object({ x: z.number().finite(), y: z.number().finite(), width: z.number().finite(), height: z.number().finite() }).nullable().optional(),
   images: z.strictObject({ baseline: imagePath.optional(), actual: imagePath.optional(), diff: imagePath.optional() }).optional(),
   missingMasks: z.array(z.string().max(500)).optional(),
+  unstable: z.boolean().optional(),
 });
 
 /** A shard's report.json as `regress` writes it; anything else is refused before a byte is copied or written. */
@@ -29,6 +32,7 @@ const reportSchema = z.object({
   tool: z.literal('firefox-use regress'),
   config: z.string().max(4096),
   shard: z.strictObject({ index: z.number().int().min(1), total: z.number().int().min(1).max(10_000) }).optional(),
+  baselineDir: z.string().max(4096).optional(),
   startedAt: z.string().max(100),
   ms: z.number().finite().min(0),
   summary: z.record(z.string(), z.number()),

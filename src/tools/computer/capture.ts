@@ -2,15 +2,21 @@
 import sharp from 'sharp';
 import { saveImage } from '../../browser/output.js';
 import { ToolError } from '../../errors.js';
+import type { ImageFormat } from '../../browser/tab.js';
 import type { ActionHandler, ComputerResult } from '../computer.js';
 
 const screenshot: ActionHandler = async (context, args) => {
-  const base64 = await context.tab.screenshotBase64();
+  const { options } = context;
+  // JPEG by default: a third of PNG's time and size in Firefox (docs/benchmark.md); zoom is the lossless look.
+  const format: ImageFormat = (args.image_format ?? options.screenshotFormat) === 'jpeg' ? { type: 'jpeg', quality: options.screenshotQuality } : { type: 'png' };
+  const mimeType = format.type === 'jpeg' ? 'image/jpeg' : 'image/png';
+  const base64 = await context.tab.screenshotBase64(undefined, 'viewport', format);
   const { width, height } = context.tab.viewport;
   const result: ComputerResult = { action: 'screenshot', ok: true, width, height };
-  if (args.save_to_disk) result.savedTo = await saveImage(context.options.outputDir, `tab${context.tab.id}-screenshot`, Buffer.from(base64, 'base64'));
-  const text = `Screenshot of tab ${context.tab.id}, ${width}x${height} at device pixel ratio 1.${result.savedTo ? ` Saved to ${result.savedTo}` : ''}`;
-  return { structured: result, text, images: [{ base64, mimeType: 'image/png' }] };
+  if (args.save_to_disk) result.savedTo = await saveImage(options.outputDir, `tab${context.tab.id}-screenshot`, Buffer.from(base64, 'base64'), mimeType);
+  const encoding = format.type === 'jpeg' ? `JPEG quality ${format.quality}` : 'PNG';
+  const text = `Screenshot of tab ${context.tab.id}, ${width}x${height} ${encoding} at device pixel ratio 1.${result.savedTo ? ` Saved to ${result.savedTo}` : ''}`;
+  return { structured: result, text, images: [{ base64, mimeType }] };
 };
 
 function checkRegion(region: readonly number[] | undefined, viewport: { width: number; height: number }) {

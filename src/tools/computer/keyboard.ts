@@ -1,6 +1,6 @@
 // type and key: keyboard input to whatever holds focus (type with a ref clicks that field first, and types only
 // once focus is there).
-import { chordActions, keySource, textKeys, typeActions } from '../../browser/input/keyboard.js';
+import { chordActions, keySource, textKeys, typeSources } from '../../browser/input/keyboard.js';
 import { parseKeySequence } from '../../browser/input/keys.js';
 import { clickActions, mouseSource, type InputSource } from '../../browser/input/pointer.js';
 import { PASTE_CHORD, withClipboardText } from '../../browser/clipboard.js';
@@ -21,9 +21,9 @@ const CHUNK = 400;
  * Arms the key probe where key events will go: the focused element of the top-level document, or of the frame
  * that holds focus (followed down), and starts the delta there. One page call when focus is in the top document.
  */
-async function aimFocus(context: TabToolContext, token: string, delta: DeltaWatch): Promise<{ context: string; preparation: ActionPreparation; probed: boolean }> {
+async function aimFocus(context: TabToolContext, token: string, delta: DeltaWatch, pin = false): Promise<{ context: string; preparation: ActionPreparation; probed: boolean }> {
   const { tab } = context;
-  const args = { token, focusWatch: KEYS.watch, delta: delta.startArgs };
+  const args = { token, focusWatch: KEYS.watch, delta: delta.startArgs, ...(pin ? { focusPin: true } : {}) };
   const top = await tab.callPage('prepareAction', args);
   delta.joinedStart(tab.context, top.delta);
   let current = { context: tab.context, preparation: top, probed: true };
@@ -44,7 +44,7 @@ async function aimFocus(context: TabToolContext, token: string, delta: DeltaWatc
 
 function keyBatches(keys: string[]): InputSource[][] {
   const batches: InputSource[][] = [];
-  for (let i = 0; i < keys.length; i += CHUNK) batches.push([keySource(typeActions(keys.slice(i, i + CHUNK)))]);
+  for (let i = 0; i < keys.length; i += CHUNK) batches.push(typeSources(keys.slice(i, i + CHUNK)));
   return batches;
 }
 
@@ -58,7 +58,7 @@ const type: ActionHandler = async (context, args) => {
   const token = newToken();
   if (!args.ref) {
     const delta = new DeltaWatch(tab, { keys: true });
-    const focused = await aimFocus(context, token, delta);
+    const focused = await aimFocus(context, token, delta, true);
     const dispatched = await dispatch(context, { context: focused.context, inputContext: focused.context, delta }, keyBatches(keys), { token, need: [], focusNeed: KEYS.need });
     const focus = dispatched.conclusion?.focusDelivery;
     return actionResult({
@@ -71,7 +71,7 @@ const type: ActionHandler = async (context, args) => {
     });
   }
   // The click and the keys in one pass, with one check between them: keys go out only once focus is on the field.
-  const target = await aim(context, { ref: args.ref }, token, { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'], focusWatch: KEYS.watch });
+  const target = await aim(context, { ref: args.ref }, token, { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'], focusWatch: KEYS.watch, focusPin: true });
   let focus: FocusCheck | undefined;
   const between = async (index: number) => {
     if (index > 1) return true;

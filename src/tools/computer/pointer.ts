@@ -5,7 +5,7 @@ import { clickActions, dragActions, mouseSource, moveTo, type Button } from '../
 import type { ActionHandler, ComputerArgs } from '../computer.js';
 import type { TabToolContext } from '../tool.js';
 import { actionResult } from './result.js';
-import { aim, assertInViewport, dispatch, newToken, type Probes } from '../../browser/action-engine.js';
+import { aim, assertInViewport, dispatch, newToken, pointerAt, pressRefused, type Probes } from '../../browser/action-engine.js';
 
 interface ClickKind {
   button: Button;
@@ -25,12 +25,26 @@ const HOVER_LINGER_MS = 600;
 
 const HOVER: Probes = { watch: ['pointermove', 'pointerover', 'mousemove'], need: ['pointermove'] };
 
-async function pointerAction(context: TabToolContext, args: ComputerArgs, probes: Probes, build: (p: { x: number; y: number }) => ReturnType<typeof clickActions>) {
+async function pointerAction(
+  context: TabToolContext,
+  args: ComputerArgs,
+  probes: Probes,
+  build: (p: { x: number; y: number }) => ReturnType<typeof clickActions>,
+  press = false,
+) {
   const modifiers = parseModifiers(args.modifiers);
   const token = newToken();
   const target = await aim(context, args, token, probes);
-  const actions = withModifiers(mouseSource(build(target.framePoint)), modifiers);
-  const dispatched = await dispatch(context, target, [actions], { token, need: probes.need }, args.action === 'hover' ? { lingerMs: HOVER_LINGER_MS } : {});
+  // A press by ref goes out only after the page's answer to the pointer's arrival was checked (a page can swap
+  // what lies under the pointer on hover); the move is then sent alone first.
+  const split = press && target.ref !== undefined && !pointerAt(context, target.point);
+  const path = build(target.framePoint);
+  const actions = withModifiers(mouseSource(split ? path.slice(1) : path), modifiers);
+  let refused: string | undefined;
+  const between = async () => !(refused = await pressRefused(context, target));
+  const batches = split ? [[mouseSource([moveTo(target.framePoint)])], actions] : [actions];
+  const options = { ...(args.action === 'hover' ? { lingerMs: HOVER_LINGER_MS } : {}), ...(split ? { between } : {}) };
+  const dispatched = await dispatch(context, target, batches, { token, need: probes.need }, options);
   context.tab.movePointer(target.point);
   return actionResult({
     action: args.action,
@@ -39,14 +53,15 @@ async function pointerAction(context: TabToolContext, args: ComputerArgs, probes
     point: target.point,
     preparation: target.preparation,
     dispatched,
-    verdicts: target.probed ? [{ what: 'the input', report: dispatched.conclusion?.delivery }] : [],
-    details: modifiers.length ? [`Held: ${modifiers.join('+')}.`] : undefined,
+    verdicts: target.probed && !refused ? [{ what: 'the input', report: dispatched.conclusion?.delivery }] : [],
+    details: modifiers.length && !refused ? [`Held: ${modifiers.join('+')}.`] : undefined,
+    ...(refused ? { refused } : {}),
   });
 }
 
 const click: ActionHandler = (context, args) => {
   const kind = CLICKS[args.action]!;
-  return pointerAction(context, args, kind.probes, (point) => clickActions(point, kind.button, kind.count));
+  return pointerAction(context, args, kind.probes, (point) => clickActions(point, kind.button, kind.count), true);
 };
 
 const hover: ActionHandler = (context, args) => pointerAction(context, args, HOVER, (point) => [moveTo(point)]);

@@ -41,6 +41,8 @@ export interface Outcome {
   /** Extra sentence(s) for the text, e.g. how far a scroll moved. */
   details?: string[];
   extra?: Partial<ComputerResult>;
+  /** A press held back because the page changed the target when the pointer reached it: what it changed. */
+  refused?: string;
 }
 
 function missed(verdict: Verdict): string {
@@ -71,7 +73,12 @@ export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
   const delta = dispatched.delta;
   let head = `${outcome.action}${outcome.ref ? ` ${outcome.ref}` : ` on ${hitText(outcome.target)}${at}${coverText(outcome.target)}`}`;
   const navigated = report ? !report.found : dispatched.conclusion === null && !dispatched.dialog;
-  if (verdicts.length && verdicts.length === (outcome.verdicts ?? []).length) {
+  if (outcome.refused) {
+    result.ok = false;
+    result.delivered = false;
+    result.note = `not pressed: ${outcome.refused}`;
+    head += `: NOT pressed: when the pointer reached it, ${outcome.refused}. Nothing was pressed; the pointer is over it now.`;
+  } else if (verdicts.length && verdicts.length === (outcome.verdicts ?? []).length) {
     const failed = verdicts.filter((verdict) => !verdict.report!.delivered);
     result.delivered = failed.length === 0;
     const after = verdicts.map((verdict) => verdict.report!.after).filter(Boolean);

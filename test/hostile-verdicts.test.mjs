@@ -1,0 +1,87 @@
+// Pages that try to make an action's reply lie: an element swapped under the pointer on hover, a click handler
+// that hangs the page, focus moved away in the middle of typing. The reply must say what happened.
+import { expect } from 'chai';
+import { useBrowser } from './helpers/browser-suite.mjs';
+import { waitFor } from './helpers/processes.mjs';
+
+async function refOf(server, tabId, selector) {
+  return (await server.ok('test_ref_for_selector', { tabId, selector })).structuredContent.ref;
+}
+
+async function textOf(server, tabId, selector) {
+  return (await server.ok('test_text_of_selector', { tabId, selector })).structuredContent.text;
+}
+
+describe('hostile pages: replies that stay true', function () {
+  this.timeout(120_000);
+  let fixtures;
+  let server;
+  let tabId;
+  const browser = useBrowser({ args: ['--isolated', '--timeout-action', '3000'], env: { FIREFOX_USE_TEST_TOOLS: '1' } });
+  beforeEach(function () {
+    ({ fixtures, server, tabId } = browser);
+  });
+
+  for (const mode of ['replace', 'rename', 'cover']) {
+    it(`never presses "Delete account" that the page put under the pointer on hover (${mode})`, async function () {
+      await server.ok('navigate', { tabId, url: fixtures.url(`/hostile/swap.html?mode=${mode}`) });
+      const ref = await refOf(server, tabId, '#cancel');
+      const click = await server.call('computer', { tabId, action: 'left_click', ref });
+      const text = server.text(click);
+      expect(text).to.match(/NOT pressed/);
+      expect(text).to.include('Delete account');
+      expect(click.structuredContent.ok, text).to.equal(false);
+      expect(click.structuredContent.delivered, text).to.equal(false);
+      expect(await textOf(server, tabId, '#log')).to.equal('nothing yet');
+    });
+  }
+
+  it('says the press landed on another element when the page swapped it after the pointer arrived', async function () {
+    await server.ok('navigate', { tabId, url: fixtures.url('/hostile/swap.html?mode=late') });
+    const ref = await refOf(server, tabId, '#cancel');
+    // Hover first; the swap comes 150 ms later, after the check: the press reaches the new button.
+    await server.ok('computer', { tabId, action: 'hover', ref });
+    expect(await waitFor(async () => (await server.call('test_text_of_selector', { tabId, selector: '#delete' })).structuredContent?.text === 'Delete account', 5_000)).to.equal(true);
+    const click = await server.call('computer', { tabId, action: 'left_click', coordinate: [100, 60] });
+    expect(server.text(click)).to.include('Delete account');
+  });
+
+  for (const when of ['click', 'later', 'settle']) {
+    it(`answers timeout with unknown_effects: true when the page hangs (${{ click: 'in its click handler', later: 'right after the click', settle: 'while the reply waits for it to settle' }[when]}), and clicks once`, async function () {
+      await server.ok('navigate', { tabId, url: fixtures.url(`/hostile/hang-on-click.html?ms=7000&when=${when}`) });
+      const ref = await refOf(server, tabId, '#go');
+      const click = await server.call('computer', { tabId, action: 'left_click', ref });
+      const text = server.text(click);
+      expect(click.isError, text).to.equal(true);
+      expect(click.structuredContent.error, text).to.include({ code: 'timeout', unknown_effects: true });
+      expect(text).to.match(/may have happened/);
+      let count = null;
+      await waitFor(async () => {
+        const read = await server.call('test_text_of_selector', { tabId, selector: '#count' });
+        count = read.isError ? null : read.structuredContent.text;
+        return count !== null;
+      }, 30_000);
+      expect(count).to.equal('1');
+    });
+  }
+
+  it('does not call typing delivered when the page moves focus after the first key', async function () {
+    await server.ok('navigate', { tabId, url: fixtures.url('/hostile/focus-thief.html') });
+    const ref = await refOf(server, tabId, '#name');
+    const typed = await server.ok('computer', { tabId, action: 'type', ref, text: 'Ann Smith' });
+    const text = server.text(typed);
+    expect(typed.structuredContent.delivered, text).to.equal(false);
+    expect(text).to.include('textbox "Amount"');
+    expect(await textOf(server, tabId, '#name')).to.equal('A');
+    expect(await textOf(server, tabId, '#amount')).to.equal('nn Smith');
+  });
+
+  it('does not call typing without a ref delivered when the page moves focus after the first key', async function () {
+    await server.ok('navigate', { tabId, url: fixtures.url('/hostile/focus-thief.html') });
+    await server.ok('computer', { tabId, action: 'left_click', ref: await refOf(server, tabId, '#name') });
+    const typed = await server.ok('computer', { tabId, action: 'type', text: 'Ann' });
+    const text = server.text(typed);
+    expect(typed.structuredContent.delivered, text).to.equal(false);
+    expect(text).to.include('textbox "Amount"');
+  });
+});
