@@ -86,7 +86,7 @@ export const ACTION_FIELDS: Record<ComputerArgs['action'], readonly ArgName[]> =
   type: ['text', 'ref', 'paste'],
   key: ['text', 'repeat'],
   wait: ['duration'],
-  screenshot: ['save_to_disk'],
+  screenshot: ['save_to_disk', 'image_format'],
   zoom: ['region', 'save_to_disk', 'scale'],
   scroll_to: ['ref'],
 };
