@@ -115,11 +115,11 @@ function backgroundAbove(element: Element): [number, number, number, number] | n
 }
 
 /** Text a person cannot read: transparent, a font too small to see, or the colour of what is behind it. */
-function unreadableText(style: CSSStyleDeclaration, behind: [number, number, number, number] | null): boolean {
+function unreadableText(element: Element, style: CSSStyleDeclaration, behind: [number, number, number, number] | null): boolean {
   if (parseFloat(style.fontSize) < 2) return true;
   const color = rgba(style.color);
   if (!color) return false;
-  if (color[3] < 0.1) return true;
+  if (color[3] < 0.1) return !textLayerOverCanvas(element);
   if (!behind) return false;
   const [light, dark] = [luminance(color), luminance(behind)].sort((a, b) => b - a) as [number, number];
   return (light + 0.05) / (dark + 0.05) < UNREADABLE_CONTRAST;
@@ -134,6 +134,18 @@ function mirrorsEditor(element: Element): boolean {
   let up = element.parentElement;
   for (let level = 0; up && level < 4; level++, up = up.parentElement) {
     if (up.querySelector('textarea, [role="textbox"]')) return true;
+  }
+  return false;
+}
+
+/**
+ * A document viewer's text layer (pdf.js) is transparent text laid over the canvas that draws the same words: what
+ * a person reads, so it stays. Found as a close ancestor (3 levels) that also holds a canvas.
+ */
+function textLayerOverCanvas(element: Element): boolean {
+  let up = element.parentElement;
+  for (let level = 0; up && level < 3; level++, up = up.parentElement) {
+    if (up.querySelector('canvas')) return true;
   }
   return false;
 }
@@ -164,7 +176,7 @@ function extract(root: Element, buckets: boolean): Record<Bucket, string> & { fr
     if ((style.position === 'absolute' || style.position === 'fixed') && offPage(node)) return;
     const background = backgroundOf(style, behind);
     // visibility:hidden hides this element's own text, yet a child may be made visible again.
-    const invisible = style.visibility === 'hidden' || style.visibility === 'collapse' || unreadableText(style, background);
+    const invisible = style.visibility === 'hidden' || style.visibility === 'collapse' || unreadableText(node, style, background);
     if (buckets && bucket !== 'main' && isMain(node)) bucket = 'main';
     else if (buckets && bucket === 'rest' && isChrome(node)) bucket = 'chrome';
     const out = writers[bucket];
