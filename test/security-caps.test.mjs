@@ -79,7 +79,7 @@ describe('security: serve sessions are bounded', function () {
     expect((await next.ok('tabs_context_mcp')).structuredContent.tabs).to.deep.equal([]);
   });
 
-  it('frees what a rejected initialize allocated (3,000 of them)', async function () {
+  it('frees what a rejected initialize allocated (6,000 of them)', async function () {
     this.timeout(400_000);
     serve = await startServe();
     await serve.firefoxPid();
@@ -89,14 +89,16 @@ describe('security: serve sessions are bounded', function () {
     for (let i = 0; i < 200; i++) await (await attempt()).arrayBuffer();
     const before = rssMiB(serve.child.pid);
     let status = 0;
-    for (let i = 0; i < 3000; i++) {
+    for (let i = 0; i < 6000; i++) {
       const response = await attempt();
       status = response.status;
       await response.arrayBuffer();
     }
     const grown = rssMiB(serve.child.pid) - before;
     expect(status).to.equal(406);
-    expect(grown, `RSS grew ${grown.toFixed(1)} MiB`).to.be.below(25);
+    // Before the fix each rejected initialize kept ~26 KiB (130 MB for 5,000): ~156 MiB here. RSS also moves with
+    // garbage-collection timing: 34-45 MiB was seen for 3,000 under load, so the bound sits between the two.
+    expect(grown, `RSS grew ${grown.toFixed(1)} MiB`).to.be.below(100);
     // And a real client still gets in.
     const client = await serve.connect();
     await client.ok('tabs_context_mcp');
