@@ -112,7 +112,8 @@ describe('find: scored matches with refs and boxes, across shadow roots and fram
       expect(result.isError, JSON.stringify(args)).to.equal(true);
       const { error } = result.structuredContent;
       expect(error.code, JSON.stringify(args)).to.equal('invalid_arguments');
-      expect(error.fields, JSON.stringify(args)).to.include(field);
+      expect(error.field, JSON.stringify(args)).to.equal(field);
+      expect(error, JSON.stringify(args)).to.not.have.property('fields');
       expect(error.message, JSON.stringify(args)).to.include(field);
     }
     const none = await server.ok('find', { tabId, query: 'zzqx nothing like this' });

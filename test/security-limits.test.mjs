@@ -50,4 +50,12 @@ describe('security: limits one call cannot break', function () {
     expect(docs).to.not.include('test_ref_for_selector');
     expect(docs).to.not.include('test_text_of_selector');
   });
+
+  it('answers a request over 10 MiB with an error and stays up (item 14)', async function () {
+    const huge = `https://example.com/${'x'.repeat(11 * 1024 * 1024)}`;
+    const error = await server.call('navigate', { tabId: 1, url: huge }).then(() => null, (failure) => failure);
+    expect(error?.code).to.equal(-32600);
+    expect(error.message).to.match(/too large/);
+    await server.ok('tabs_context_mcp');
+  });
 });

@@ -1,8 +1,8 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { BrowserManager } from '../browser/manager.js';
 import type { ServerOptions } from '../config.js';
 import { createMcpServer } from '../mcp/server.js';
 import { Session } from '../mcp/session.js';
+import { LineStdioTransport } from '../mcp/stdio.js';
 import { onShutdown } from './lifecycle.js';
 
 /** `firefox-use mcp`: one MCP session over stdio, one owned Firefox (already launching: see main.ts). */
@@ -17,5 +17,5 @@ export async function runStdio(options: ServerOptions, manager: BrowserManager):
     { stdinClose: true },
   );
   server.onclose = () => void exit(0);
-  await server.connect(new StdioServerTransport());
+  await server.connect(new LineStdioTransport());
 }

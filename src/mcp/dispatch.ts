@@ -9,14 +9,16 @@ import { renderText } from './render.js';
 import type { Session } from './session.js';
 
 /** Turns a zod failure into one readable line naming each field and what it expected. */
-export function describeZodError(error: z.ZodError): { message: string; fields: string[] } {
-  const fields: string[] = [];
+export function describeZodError(error: z.ZodError): { message: string; field: string } {
   const parts = error.issues.slice(0, 5).map((issue) => {
-    const field = issue.path.length ? issue.path.join('.') : issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '(arguments)';
-    fields.push(field);
-    return `${field}: ${issue.message}`;
+    const where = issue.path.length ? issue.path.join('.') : issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '(arguments)';
+    return `${where}: ${issue.message}`;
   });
-  return { message: parts.join('; '), fields };
+  // One field, the argument the first issue is in (coordinate, not coordinate.0), like every other invalid_arguments;
+  // the message says where inside it.
+  const first = error.issues[0];
+  const field = first?.path.length ? String(first.path[0]) : first?.code === 'unrecognized_keys' ? (first.keys[0] ?? '(arguments)') : '(arguments)';
+  return { message: parts.join('; '), field };
 }
 
 export function errorResult(error: unknown): CallToolResult {
@@ -66,10 +68,15 @@ async function withOpenedTabs(response: ToolResponse<Record<string, unknown>>, s
 export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, options: ServerOptions): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {
-    const { message, fields } = describeZodError(parsed.error);
-    return errorResult(new ToolError('invalid_arguments', message, { fields }));
+    const { message, field } = describeZodError(parsed.error);
+    return errorResult(new ToolError('invalid_arguments', message, { field }));
   }
   const args = parsed.data as Record<string, unknown>;
+  try {
+    tool.checkArgs?.(args);
+  } catch (error) {
+    return errorResult(error);
+  }
   const context: ToolContext = { session, options, browser: () => session.browser() };
   const release = session.manager.hold();
   try {

@@ -28,7 +28,7 @@ export const computerInput = z.strictObject({
   action: z
     .enum(computerActions)
     .describe(
-      'Also needed: left_click_drag: start_coordinate; scroll: scroll_direction; type, key: text; wait: duration; zoom: region; scroll_to: ref.',
+      'Also needed: left_click_drag: start_coordinate; scroll: scroll_direction; type, key: text; wait: duration; zoom: region; scroll_to: ref. A field the action does not read is refused.',
     ),
   tabId: tabIdField,
   coordinate: point
@@ -65,6 +65,52 @@ export const computerInput = z.strictObject({
 });
 
 export type ComputerArgs = z.infer<typeof computerInput>;
+
+type ArgName = Exclude<keyof ComputerArgs, 'action' | 'tabId'>;
+
+const POINTER: ArgName[] = ['coordinate', 'ref', 'modifiers'];
+
+/**
+ * The fields each action reads (besides action and tabId). Any other field is refused rather than ignored: an agent
+ * that sends `type` with a coordinate expects a click there first, and would type into whatever has focus instead.
+ */
+export const ACTION_FIELDS: Record<ComputerArgs['action'], readonly ArgName[]> = {
+  left_click: POINTER,
+  right_click: POINTER,
+  double_click: POINTER,
+  triple_click: POINTER,
+  hover: POINTER,
+  left_click_drag: [...POINTER, 'start_coordinate'],
+  scroll: [...POINTER, 'scroll_amount', 'scroll_direction'],
+  type: ['text', 'ref'],
+  key: ['text', 'repeat'],
+  wait: ['duration'],
+  screenshot: ['save_to_disk'],
+  zoom: ['region', 'save_to_disk', 'scale'],
+  scroll_to: ['ref'],
+};
+
+/** What to do instead, for the mistakes an agent is likely to make. */
+const INSTEAD: Partial<Record<string, string>> = {
+  'type.coordinate': 'type does not click: it goes to the focused element. Pass the field\'s ref, or left_click the field first',
+  'type.modifiers': 'for a chord use key (e.g. text "ctrl+a")',
+  'key.modifiers': 'name the chord in text instead (e.g. "ctrl+a")',
+  'key.coordinate': 'key goes to the focused element; left_click the target first',
+  'key.ref': 'key goes to the focused element; left_click the target first',
+  'scroll_to.coordinate': 'scroll_to takes a ref only; to scroll at a point use scroll',
+};
+
+/** Refuses a field the action does not read, naming it (invalid_arguments, before anything is done). */
+export function checkComputerArgs(args: ComputerArgs): void {
+  const allowed = ACTION_FIELDS[args.action];
+  const extra = (Object.keys(args) as (keyof ComputerArgs)[]).find(
+    (name) => name !== 'action' && name !== 'tabId' && args[name] !== undefined && !allowed.includes(name as ArgName),
+  );
+  if (extra === undefined) return;
+  const takes = allowed.length ? `it takes ${allowed.join(', ')}` : 'it takes no other field';
+  const instead = INSTEAD[`${args.action}.${extra}`];
+  throw new ToolError('invalid_arguments', `${extra}: not read by ${args.action} (${takes})${instead ? `; ${instead}` : ''}. Nothing was done.`, { field: extra });
+}
 
 export const computerOutput = z.object({
   action: z.string(),
@@ -127,6 +173,7 @@ export const computerTool = defineTool({
   input: computerInput,
   output: computerOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+  checkArgs: checkComputerArgs,
   async handler(context, args) {
     const handler = actionHandlers[args.action];
     if (!handler) throw new ToolError('invalid_arguments', `action: "${args.action}" is not available in this build.`, { field: 'action' });

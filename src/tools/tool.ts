@@ -54,6 +54,8 @@ interface ToolBase<In extends z.ZodObject, Out extends z.ZodObject> {
    * lists them and the fuzz test fails on any other.
    */
   errors: readonly ErrorCode[];
+  /** Checks across fields a schema cannot state (which fields fit which action); throws invalid_arguments. Runs before anything else. */
+  checkArgs?: (args: z.infer<In>) => void;
   /** A group listed only when --caps names it (the tools of no group are listed by default). */
   group?: ToolGroup;
   /** Listed only when the server options allow it (e.g. javascript_tool behind --allow-javascript). */
