@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ToolError } from './errors.js';
 import { closest } from './suggest.js';
@@ -72,6 +73,17 @@ const OPTIONS = {
   tools: { flag: 'tools', kind: 'list', help: 'List only these tools (comma-separated names)', default: [], defaultText: 'all of the groups' },
   // A Playwright storage-state JSON file loaded into every cookie jar at start.
   storageState: { flag: 'storage-state', kind: 'string', help: 'Load cookies and localStorage from this Playwright storage-state JSON file', defaultText: 'none' },
+  ignoreHttpsErrors: { flag: 'ignore-https-errors', kind: 'boolean', help: 'Load pages whose certificate is self-signed or invalid', default: false },
+  proxyServer: { flag: 'proxy-server', kind: 'string', help: 'Send every request through this proxy (host:port, http:// or socks5://)', defaultText: 'none' },
+  proxyBypass: { flag: 'proxy-bypass', kind: 'list', help: 'Hosts that skip the proxy (comma-separated, e.g. .internal,localhost)', default: [], defaultText: 'none' },
+  userAgent: { flag: 'user-agent', kind: 'string', help: 'User-Agent header and navigator.userAgent', defaultText: "Firefox's" },
+  locale: { flag: 'locale', kind: 'string', help: 'Language tag for navigator.language, Accept-Language and formats (e.g. de-DE)', defaultText: "the system's" },
+  timezone: { flag: 'timezone', kind: 'string', help: 'IANA time zone pages see (e.g. Europe/Berlin)', defaultText: "the system's" },
+  geolocation: { flag: 'geolocation', kind: 'string', help: 'LAT,LON navigator.geolocation answers with (no prompt)', defaultText: 'none' },
+  initScript: { flag: 'init-script', kind: 'string', help: 'JavaScript file run in every document before its own scripts', defaultText: 'none' },
+  // Accepted for Playwright MCP's users: headless is already the default.
+  headless: { flag: 'headless', kind: 'boolean', help: 'Accepted and ignored: headless is the default (see --headed)', default: false, defaultText: 'true' },
+  prefs: { flag: 'pref', kind: 'list', help: 'Firefox prefs NAME=VALUE (comma-separated; a config file takes a list)', default: [], defaultText: 'none' },
   // Unset: keep Firefox running.
   idleTimeout: {
     flag: 'idle-timeout',
@@ -140,7 +152,9 @@ export function resolveOptions(flags: Record<string, unknown>, env: NodeJS.Proce
   if (configPath) {
     let config: Record<string, unknown>;
     try {
-      config = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
+      // YAML, like run scripts and regress configs (JSON is YAML too).
+      config = parseYaml(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
+      if (!config || typeof config !== 'object' || Array.isArray(config)) throw new Error('expected a mapping of option names to values');
     } catch (error) {
       throw new ToolError('invalid_arguments', `--config ${configPath}: ${(error as Error).message}`, { field: 'config' });
     }

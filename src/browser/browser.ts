@@ -23,6 +23,8 @@ export interface BrowserOptions extends LaunchOptions {
   origins?: OriginRules;
   /** --storage-state: cookies and localStorage put into every cookie jar (the default one and each group's) as it is made. */
   storageState?: StorageState;
+  /** --init-script: source run in every document before its own scripts (the page's realm, every tab and frame). */
+  initScript?: string;
 }
 
 const SUBSCRIBED_EVENTS: [EventName, ...EventName[]] = [
@@ -99,7 +101,11 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
       bidi = await BidiConnection.connect(`${firefox.endpoint}/session`);
       const session = await bidi.send(
         'session.new',
-        { capabilities: { alwaysMatch: { unhandledPromptBehavior: { default: 'ignore' }, webSocketUrl: true } } },
+        {
+          capabilities: {
+            alwaysMatch: { unhandledPromptBehavior: { default: 'ignore' }, webSocketUrl: true, ...(options.acceptInsecureCerts ? { acceptInsecureCerts: true } : {}) },
+          },
+        },
         { timeout: 45_000 },
       );
       const sessionAt = performance.now() - firefox.phases.startedAt;
@@ -142,6 +148,7 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
       this.bidi.send('session.subscribe', { events: SUBSCRIBED_EVENTS }),
       this.originGuard?.install(),
       this.bidi.send('script.addPreloadScript', { functionDeclaration: preloadDeclaration(), sandbox: SANDBOX }),
+      this.options.initScript ? this.bidi.send('script.addPreloadScript', { functionDeclaration: `() => {\n${this.options.initScript}\n}` }) : null,
       // A Firefox without the command keeps its own download handling; that is reported, not fatal.
       outputDir
         ? routeDownloads(this.bidi, outputDir).catch((error: Error) => process.stderr.write(`firefox-use: downloads stay with Firefox: ${error.message}\n`))
@@ -361,15 +368,17 @@ export class Browser extends EventEmitter<{ tabOpenedByPage: [Tab, Tab]; crashed
 
   /**
    * Opens a tab in the group, in the background unless `foreground` says 'tab' (the selected tab of the first window)
-   * or 'window' (the selected tab of a new window, ~300 ms more). A background tab's timers are clamped to 1 s and its
+   * or 'window' (the selected tab of a new window, ~300 ms more); with `beside`, in the window of that tab. A background tab's timers are clamped to 1 s and its
    * resizes wait about a second for a paint, which a screenshot loop cannot afford.
    */
-  async createTab(groupId: string, opts: { viewport?: { width: number; height: number }; foreground?: 'tab' | 'window' } = {}): Promise<Tab> {
+  async createTab(groupId: string, opts: { viewport?: { width: number; height: number }; foreground?: 'tab' | 'window'; beside?: Tab } = {}): Promise<Tab> {
     this.assertAlive();
     const userContext = await this.userContextOf(groupId);
+    // `beside`: in that tab's window (regress opens each capture's tab, in a user context of its own, in its worker's window).
+    const where = opts.beside && opts.foreground !== 'window' ? { referenceContext: opts.beside.context } : {};
     const created = await this.bidi.send(
       'browsingContext.create',
-      { type: opts.foreground === 'window' ? 'window' : 'tab', background: !opts.foreground, ...(userContext ? { userContext } : {}) },
+      { type: opts.foreground === 'window' ? 'window' : 'tab', background: !opts.foreground, ...where, ...(userContext ? { userContext } : {}) },
       { timeout: this.options.timeouts.action },
     );
     const viewport = opts.viewport ?? this.options.viewport;

@@ -46,17 +46,21 @@ export interface FoundFirefox {
   source: 'flag' | 'FIREFOX_BIN' | 'PATH' | 'install-path';
 }
 
-/** Finds Firefox in the documented order: --firefox, FIREFOX_BIN, PATH, then the platform's install paths. */
+/**
+ * Finds Firefox in the documented order: --firefox, FIREFOX_BIN, PATH, then the platform's install paths. A named
+ * binary that is not there is an error, not a reason to look further.
+ */
 export function findFirefox(explicit?: string): FoundFirefox {
   const tried: string[] = [];
+  // A binary the user named is the one they meant: a typo must not quietly run another Firefox found on PATH.
   if (explicit) {
     if (isExecutable(explicit)) return { path: explicit, source: 'flag' };
-    tried.push(`--firefox ${explicit}`);
+    throw new ToolError('firefox_not_found', `--firefox ${explicit}: no executable file there.`, { tried: [`--firefox ${explicit}`] });
   }
   const fromEnv = process.env['FIREFOX_BIN'];
   if (fromEnv) {
     if (isExecutable(fromEnv)) return { path: fromEnv, source: 'FIREFOX_BIN' };
-    tried.push(`FIREFOX_BIN=${fromEnv}`);
+    throw new ToolError('firefox_not_found', `FIREFOX_BIN=${fromEnv}: no executable file there.`, { tried: [`FIREFOX_BIN=${fromEnv}`] });
   }
   for (const name of PATH_NAMES) {
     const found = onPath(name);

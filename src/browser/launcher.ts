@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { ToolError } from '../errors.js';
 import { findFirefox } from './firefox-binary.js';
+import type { LaunchTuning } from './launch-prefs.js';
 import { OwnedProfile } from './profile.js';
 import { guardProcessGroup, killGroup } from './reaper.js';
 
@@ -15,6 +16,10 @@ export interface LaunchOptions {
   profile: string;
   isolated: boolean;
   headed: boolean;
+  /** Prefs added to the profile's user.js and variables for Firefox's process (--locale, --proxy-server, --pref ...). */
+  tuning?: LaunchTuning;
+  /** --ignore-https-errors: the BiDi session accepts self-signed and otherwise invalid certificates. */
+  acceptInsecureCerts?: boolean;
 }
 
 /** Milliseconds from the start of a launch to each step: the process spawned, its BiDi endpoint, the session, ready. */
@@ -80,7 +85,7 @@ export class LaunchedFirefox {
 export async function launchFirefox(options: LaunchOptions): Promise<LaunchedFirefox> {
   const startedAt = performance.now();
   const found = findFirefox(options.firefox);
-  const profile = OwnedProfile.acquire(options.profile, options.isolated);
+  const profile = OwnedProfile.acquire(options.profile, options.isolated, options.tuning?.prefs);
   // A file left by an earlier run would name a dead port.
   rmSync(join(profile.dir, 'WebDriverBiDiServer.json'), { force: true });
   const args = ['--no-remote', '--profile', profile.dir, '--remote-debugging-port=0', '--remote-allow-hosts', 'localhost,127.0.0.1'];
@@ -102,6 +107,7 @@ export async function launchFirefox(options: LaunchOptions): Promise<LaunchedFir
         MOZ_HEADLESS: options.headed ? undefined : '1',
         MOZ_CRASHREPORTER_DISABLE: '1',
         MOZ_DISABLE_AUTO_SAFE_MODE: '1',
+        ...options.tuning?.env,
       },
     });
   } catch (error) {

@@ -3,6 +3,7 @@ import { Browser, type BrowserOptions } from './browser.js';
 import type { StartupPhases } from './launcher.js';
 import { connectRemote } from './remote.js';
 import { readStorageState } from './storage.js';
+import { launchTuning, readInitScript } from './launch-prefs.js';
 
 /** Why the last browser went away: a crash, or an idle release (`--idle-timeout`). */
 export type BrowserEnd = 'crashed' | 'released_idle';
@@ -80,6 +81,9 @@ export class BrowserManager {
           timeouts: { action: this.options.timeoutAction, navigation: this.options.timeoutNavigation },
           origins: { allowedOrigins: this.options.allowedOrigins, blockedOrigins: this.options.blockedOrigins },
           ...(this.options.storageState ? { storageState: readStorageState(this.options.storageState) } : {}),
+          tuning: launchTuning(this.options),
+          acceptInsecureCerts: this.options.ignoreHttpsErrors,
+          ...(this.options.initScript ? { initScript: readInitScript(this.options.initScript) } : {}),
         };
         const browser = this.options.webdriverUrl ? await connectRemote(this.options.webdriverUrl, launch) : await Browser.launch(launch);
         this.generation++;

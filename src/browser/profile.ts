@@ -1,8 +1,9 @@
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ToolError } from '../errors.js';
+import { userJsLines, type PrefValue } from './launch-prefs.js';
 
 const LOCK_FILE = 'firefox-use.lock';
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -68,7 +69,7 @@ export class OwnedProfile {
   ) {}
 
   /** Creates (or reuses) the profile, takes its lock and refreshes the prefs from the template. */
-  static acquire(profile: string, isolated: boolean): OwnedProfile {
+  static acquire(profile: string, isolated: boolean, extraPrefs: Record<string, PrefValue> = {}): OwnedProfile {
     const dir = isolated ? mkdtempSync(join(tmpdir(), 'firefox-use-isolated-')) : resolveProfileDir(profile);
     // Cookies and saved logins are for this user only: the profile (and a profiles root we make) is 0700, which
     // also covers the files Firefox creates inside with its own umask. An older profile made 0755 is tightened.
@@ -81,6 +82,8 @@ export class OwnedProfile {
     const owned = new OwnedProfile(dir, isolated);
     try {
       copyFileSync(templateUserJs(), join(dir, 'user.js'));
+      // The flags' prefs go after the template's: in user.js the last line for a pref wins.
+      if (Object.keys(extraPrefs).length) appendFileSync(join(dir, 'user.js'), `\n// From firefox-use's flags for this launch\n${userJsLines(extraPrefs)}\n`);
     } catch (error) {
       owned.release();
       throw new ToolError('launch_failed', `Could not write the profile's prefs into ${dir}: ${(error as Error).message}`);

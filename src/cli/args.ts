@@ -57,7 +57,7 @@ export function flagLines(spec: Pick<CommandSpec, 'extra' | 'common'>): string[]
   for (const flag of spec.extra ?? []) rows.push([`--${flag.flag}${flag.kind === 'string' ? ' VALUE' : ''}`, flag.help, '', flag.defaultText]);
   if (spec.common) {
     for (const flag of FLAGS) rows.push([`--${flag.flag}${flag.kind === 'boolean' ? '' : ' VALUE'}`, flag.help, envName(flag.flag), flag.defaultText]);
-    rows.push(['--config FILE', 'JSON file with the same keys as the flags', 'FIREFOX_USE_CONFIG', 'none']);
+    rows.push(['--config FILE', 'YAML or JSON file with the same keys as the flags', 'FIREFOX_USE_CONFIG', 'none']);
   }
   rows.push(['--help, -h', 'Show this help', '', '']);
   const width = Math.max(...rows.map((row) => row[0].length));

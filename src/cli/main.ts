@@ -36,6 +36,7 @@ const COMMANDS: Record<string, CommandSpec> = {
       { flag: 'ci', kind: 'boolean', help: 'A missing baseline is an error (it is still written, for review)', defaultText: 'false' },
       { flag: 'workers', kind: 'string', help: 'Captures in parallel: tabs of one Firefox, another Firefox per 4 workers', defaultText: '1' },
       { flag: 'shard', kind: 'string', help: 'Run only slice I of N (I/N), for a CI matrix', defaultText: 'all' },
+      { flag: 'grep', kind: 'string', help: 'Only the captures whose page@viewport id matches this regular expression (with --update: update only those)', defaultText: 'all' },
       { flag: 'flaky', kind: 'string', help: 'An unstable page that differs from its baseline beyond the threshold: fail or warn', defaultText: 'fail with --ci, else warn' },
       VERBOSE,
     ],
@@ -99,6 +100,9 @@ async function main(argv: string[]): Promise<number> {
   // Mistakes in these surface now, not at the first tool call.
   if (options.storageState) (await import('../browser/storage.js')).readStorageState(options.storageState);
   if (options.caps.length || options.tools.length) (await import('../mcp/server.js')).checkToolChoice(options);
+  const launch = await import('../browser/launch-prefs.js');
+  launch.launchTuning(options);
+  if (options.initScript) launch.readInitScript(options.initScript);
   switch (commandName) {
     case 'mcp': {
       // Firefox starts before the MCP server's modules load and while the client connects; the first call waits
@@ -151,6 +155,7 @@ async function main(argv: string[]): Promise<number> {
         ...(typeof parsed.flags['baseline-dir'] === 'string' ? { baselineDir: parsed.flags['baseline-dir'] } : {}),
         ...(typeof parsed.flags['report-dir'] === 'string' ? { reportDir: parsed.flags['report-dir'] } : {}),
         ...(typeof parsed.flags['shard'] === 'string' ? { shard: parsed.flags['shard'] } : {}),
+        ...(typeof parsed.flags['grep'] === 'string' ? { grep: parsed.flags['grep'] } : {}),
       });
     }
     case 'merge-reports': {

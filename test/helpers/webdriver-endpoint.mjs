@@ -104,30 +104,57 @@ const error = (response, status, code, message) => send(response, status, { erro
  * Starts the endpoint. Returns {url, requests, sessions, bidiMethods(id), close}: `requests` lists every HTTP
  * request ({method, path, body}); `sessions` maps a live session id to its Firefox pid.
  */
-export async function startWebDriverEndpoint({ grid = false } = {}) {
+export async function startWebDriverEndpoint({ grid = false, port = 0 } = {}) {
   const requests = [];
   const sessions = new Map();
   const relayed = new Map();
   const ending = new Set();
+  const handle = (request, raw, response) => {
+    const path = (request.url ?? '/').replace(/^\/wd\/hub/, '');
+    let body;
+    try {
+      body = raw ? JSON.parse(raw) : null;
+    } catch {
+      return error(response, 400, 'invalid argument', 'body is not JSON');
+    }
+    requests.push({ method: request.method, path, body });
+    if (request.method === 'POST' && path === '/session') return newSession(body, request, response);
+    const match = /^\/session\/([^/]+)$/.exec(path);
+    if (request.method === 'DELETE' && match) return deleteSession(match[1], response);
+    if (request.method === 'GET' && path === '/status') return send(response, 200, { ready: true, message: 'fake endpoint' });
+    return error(response, 404, 'unknown command', `${request.method} ${path}`);
+  };
   const server = createServer((request, response) => {
     let raw = '';
     request.on('data', (chunk) => (raw += chunk));
-    request.on('end', () => {
-      const path = (request.url ?? '/').replace(/^\/wd\/hub/, '');
-      let body;
-      try {
-        body = raw ? JSON.parse(raw) : null;
-      } catch {
-        return error(response, 400, 'invalid argument', 'body is not JSON');
-      }
-      requests.push({ method: request.method, path, body });
-      if (request.method === 'POST' && path === '/session') return newSession(body, request, response);
-      const match = /^\/session\/([^/]+)$/.exec(path);
-      if (request.method === 'DELETE' && match) return deleteSession(match[1], response);
-      if (request.method === 'GET' && path === '/status') return send(response, 200, { ready: true, message: 'fake endpoint' });
-      return error(response, 404, 'unknown command', `${request.method} ${path}`);
-    });
+    request.on('end', () => handle(request, raw, response));
   });
+  // Java's HTTP client (Selenium Grid's node) asks for an h2c upgrade on plain requests; Node hands those to the
+  // 'upgrade' listener, so they are answered here in HTTP/1.1, as geckodriver does by ignoring the offer.
+  const h2c = (request, socket, head) => {
+    const length = Number(request.headers['content-length'] ?? 0);
+    let raw = Buffer.from(head);
+    const respond = () => {
+      let status = 200;
+      let headers = {};
+      handle(request, raw.subarray(0, length).toString(), {
+        writeHead(code, fields) {
+          status = code;
+          headers = fields ?? {};
+          return this;
+        },
+        end(body = '') {
+          const lines = Object.entries({ ...headers, 'content-length': Buffer.byteLength(body), connection: 'close' }).map(([k, v]) => `${k}: ${v}`);
+          socket.end(`HTTP/1.1 ${status} ${status === 200 ? 'OK' : 'Error'}\r\n${lines.join('\r\n')}\r\n\r\n${body}`);
+        },
+      });
+    };
+    if (raw.length >= length) return respond();
+    socket.on('data', (chunk) => {
+      raw = Buffer.concat([raw, chunk]);
+      if (raw.length >= length) respond();
+    });
+  };
 
   async function newSession(body, request, response) {
     const caps = body?.capabilities;
@@ -176,6 +203,7 @@ export async function startWebDriverEndpoint({ grid = false } = {}) {
   // Grid's BiDi proxy: /session/<id>/se/bidi relays to Firefox's /session/<id>, frame for frame.
   const wss = new WebSocketServer({ noServer: true });
   server.on('upgrade', (request, socket, head) => {
+    if (!/websocket/i.test(request.headers.upgrade ?? '')) return h2c(request, socket, head);
     const match = /^(?:\/wd\/hub)?\/session\/([^/]+)\/se\/bidi$/.exec(request.url ?? '');
     const session = match && sessions.get(match[1]);
     if (!grid || !session) return socket.destroy();
@@ -202,7 +230,7 @@ export async function startWebDriverEndpoint({ grid = false } = {}) {
     });
   });
 
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${server.address().port}`;
   return {
     url,

@@ -4,6 +4,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:http';
 import { cli } from '../helpers/mcp-client.mjs';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/regress/page.html', import.meta.url));
@@ -67,7 +68,7 @@ describe('firefox-use regress', function () {
     // A ticker redrawn every 7 ms never gives two equal screenshots; its few hundred pixels are within the threshold.
     const page = (block) => `<!doctype html><meta charset="utf-8"><body style="margin:0;font:16px sans-serif"><div id="t" style="position:absolute;left:10px;top:10px"></div>${block ? '<div style="position:absolute;left:100px;top:100px;width:200px;height:200px;background:#f00"></div>' : ''}<script>const t = document.getElementById('t'); setInterval(() => (t.textContent = String(performance.now())), 7);</script>`;
     writeFileSync(join(own, 'ticker.html'), page(false));
-    writeFileSync(join(own, 'suite.yaml'), 'viewports: [400x400]\nthreshold: 2000\npages:\n  - {name: ticker, file: ticker.html}\n');
+    writeFileSync(join(own, 'suite.yaml'), 'viewports: [400x400]\nmax_diff_pixels: 2000\npages:\n  - {name: ticker, file: ticker.html}\n');
     const go = (...extra) => cli(['regress', join(own, 'suite.yaml'), '--baseline-dir', join(own, 'baselines'), '--report-dir', join(own, 'report'), ...extra]);
     const result = () => JSON.parse(readFileSync(join(own, 'report', 'report.json'), 'utf8')).results[0];
 
@@ -107,5 +108,77 @@ describe('firefox-use regress', function () {
     expect(accepted.code, accepted.stderr).to.equal(0);
     expect(result()).to.include({ status: 'updated', unstable: true });
     expect(readFileSync(join(own, 'baselines', 'ticker@400x400.png')).equals(baseline)).to.equal(false);
+  });
+
+  it('each capture starts with empty cookies and storage: a page that sets them, captured first, changes nothing', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'fu-regress-fresh-'));
+    // show.html paints a red block if it finds anything an earlier page stored, a green one otherwise.
+    const pages = {
+      '/set.html': `<!doctype html><body><p>setting</p><script>localStorage.setItem('seen', '1'); sessionStorage.setItem('seen', '1'); document.cookie = 'seen=1; path=/';</script>`,
+      '/show.html': `<!doctype html><body style="margin:0"><div id="b" style="width:200px;height:200px"></div><script>const dirty = localStorage.getItem('seen') || sessionStorage.getItem('seen') || document.cookie.includes('seen'); document.getElementById('b').style.background = dirty ? '#f00' : '#0a0'; document.title = dirty ? 'dirty' : 'clean';</script>`,
+    };
+    const server = createServer((req, res) => {
+      const body = pages[req.url];
+      res.writeHead(body ? 200 : 404, { 'content-type': 'text/html' }).end(body ?? 'not found');
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${server.address().port}`;
+      writeFileSync(join(own, 'show.yaml'), `base_url: ${base}\nviewports: [300x300]\npages:\n  - {name: show, url: /show.html}\n`);
+      // One worker, set before show in the queue (and a second viewport of each, so the same tab would be reused).
+      writeFileSync(join(own, 'both.yaml'), `base_url: ${base}\nviewports: [300x300, 320x320]\npages:\n  - {name: a-set, url: /set.html}\n  - {name: show, url: /show.html}\n`);
+      const go = (config, report) => cli(['regress', join(own, config), '--baseline-dir', join(own, 'baselines'), '--report-dir', join(own, report), '--workers', '1']);
+      const alone = await go('show.yaml', 'r1');
+      expect(alone.code, alone.stderr).to.equal(0);
+      const both = await go('both.yaml', 'r2');
+      expect(both.code, both.stderr).to.equal(0);
+      const results = JSON.parse(readFileSync(join(own, 'r2', 'report.json'), 'utf8')).results;
+      expect(results.map((r) => [r.id, r.status])).to.deep.equal([['a-set@300x300', 'new'], ['a-set@320x320', 'new'], ['show@300x300', 'passed'], ['show@320x320', 'new']]);
+      const { data } = await (await import('sharp')).default(readFileSync(join(own, 'baselines', 'show@320x320.png'))).raw().toBuffer({ resolveWithObject: true });
+      expect([data[0], data[1], data[2]], 'the block is green: no storage from set.html').to.deep.equal([0, 0xaa, 0]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('an HTTP error page, a mask that matches nothing and a page that cannot load are errors: exit 3, not "screenshots changed"', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'fu-regress-errors-'));
+    const server = createServer((req, res) => {
+      if (req.url === '/ok.html') res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p id="here">fine</p>');
+      else res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><h1>Not Found</h1>');
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${server.address().port}`;
+      const go = async (yaml, ...extra) => {
+        writeFileSync(join(own, 'suite.yaml'), `base_url: ${base}\nviewports: [300x300]\n${yaml}`);
+        const out = await cli(['regress', join(own, 'suite.yaml'), '--baseline-dir', join(own, 'baselines'), '--report-dir', join(own, 'report'), ...extra]);
+        return { ...out, results: out.code === 2 ? [] : JSON.parse(readFileSync(join(own, 'report', 'report.json'), 'utf8')).results };
+      };
+      const gone = await go('pages:\n  - {name: gone, url: /gone.html}\n');
+      expect(gone.code, gone.stderr).to.equal(3);
+      expect(gone.results[0]).to.include({ status: 'error', failure: true });
+      expect(gone.results[0].message).to.match(/HTTP 404.*expected_status: 404/);
+
+      const meant = await go('pages:\n  - {name: gone, url: /gone.html, expected_status: 404}\n');
+      expect(meant.code, meant.stderr).to.equal(0);
+      expect(meant.results[0].status).to.equal('new');
+
+      const notMeant = await go('pages:\n  - {name: ok, url: /ok.html, expected_status: 404}\n');
+      expect(notMeant.code).to.equal(3);
+      expect(notMeant.results[0].message).to.match(/HTTP 200 \(expected 404\)/);
+
+      const mask = await go('pages:\n  - {name: ok, url: /ok.html, mask: ["#here", "#nowhere"]}\n');
+      expect(mask.code).to.equal(3);
+      expect(mask.results[0]).to.include({ status: 'error' });
+      expect(mask.results[0].message).to.match(/mask "#nowhere" matched nothing/);
+
+      // Nothing listens on port 1: the page cannot load.
+      const refused = await go('pages:\n  - {name: ok, url: "http://127.0.0.1:1/"}\n');
+      expect(refused.code, refused.stderr).to.equal(3);
+      expect(refused.results[0].status).to.equal('error');
+    } finally {
+      server.close();
+    }
   });
 });

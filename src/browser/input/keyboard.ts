@@ -30,11 +30,41 @@ export function textKeys(text: string): string[] {
   return keys;
 }
 
-export function typeActions(keys: string[]): Input.KeySourceAction[] {
-  return keys.flatMap((value): Input.KeySourceAction[] => [
-    { type: 'keyDown', value },
-    { type: 'keyUp', value },
-  ]);
+/** Key presses sent in one input tick by `typeSources`. */
+export const KEYS_PER_TICK = 16;
+
+/**
+ * Text as key sources that press up to KEYS_PER_TICK keys per tick: every key of a group goes down in one tick (one
+ * source per key, in order) and up in the next. Firefox dispatches a tick's actions in source order, so the page sees
+ * keydown/keypress/input in the text's order (test/typing-order.test.mjs logs every key to prove it), in 2 ticks per
+ * group instead of 2 per key: each tick costs a round trip to the content process. Enter and Tab end a group, so a
+ * key after one is pressed only once its effect (a submit, a focus move) has happened, as with a person typing.
+ */
+export function typeSources(keys: string[]): Input.KeySourceActions[] {
+  const groups: string[][] = [];
+  let group: string[] = [];
+  for (const key of keys) {
+    group.push(key);
+    if (group.length === KEYS_PER_TICK || key === ENTER || key === TAB) {
+      groups.push(group);
+      group = [];
+    }
+  }
+  if (group.length) groups.push(group);
+  const width = Math.max(...groups.map((g) => g.length));
+  const sources = Array.from({ length: width }, (_, i) => ({ type: 'key' as const, id: i === 0 ? KEYBOARD_ID : `${KEYBOARD_ID}-${i + 1}`, actions: [] as Input.KeySourceAction[] }));
+  for (const g of groups) {
+    sources.forEach((source, i) => {
+      const value = g[i];
+      if (value === undefined) source.actions.push({ type: 'pause' }, { type: 'pause' });
+      else source.actions.push({ type: 'keyDown', value });
+    });
+    sources.forEach((source, i) => {
+      const value = g[i];
+      if (value !== undefined) source.actions.push({ type: 'keyUp', value });
+    });
+  }
+  return sources;
 }
 
 export function keySource(actions: Input.KeySourceAction[]): Input.KeySourceActions {

@@ -48,7 +48,7 @@ export async function diffPngs(baseline: Buffer, actual: Buffer, colorThreshold:
   return { changedPixels, ratio: changedPixels / (width * height), width, height, box, image };
 }
 
-/** A threshold below 1 is a ratio of the pixels, from 1 up a pixel count. */
-export function overThreshold(diff: DiffResult, threshold: number): boolean {
-  return threshold < 1 ? diff.ratio > threshold : diff.changedPixels > threshold;
+/** Beyond any of the limits given (max_diff_pixels, max_diff_ratio). */
+export function overLimits(diff: DiffResult, limits: { maxDiffPixels?: number | undefined; maxDiffRatio?: number | undefined }): boolean {
+  return (limits.maxDiffPixels !== undefined && diff.changedPixels > limits.maxDiffPixels) || (limits.maxDiffRatio !== undefined && diff.ratio > limits.maxDiffRatio);
 }

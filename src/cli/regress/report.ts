@@ -1,5 +1,5 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 export type Status = 'passed' | 'failed' | 'new' | 'updated' | 'flaky' | 'error';
 
@@ -14,6 +14,10 @@ export interface CaptureResult {
   message?: string;
   changedPixels?: number;
   ratio?: number;
+  /** The limits the capture was held to (absent: 0 pixels). */
+  maxDiffPixels?: number;
+  maxDiffRatio?: number;
+  /** Reports before max_diff_pixels / max_diff_ratio: below 1 a ratio, from 1 up pixels. */
   threshold?: number;
   box?: { x: number; y: number; width: number; height: number } | null;
   /** Paths relative to the report directory. */
@@ -27,6 +31,8 @@ export interface Report {
   tool: 'firefox-use regress';
   config: string;
   shard?: { index: number; total: number };
+  /** --baseline-dir as given, for the command that accepts the changes. */
+  baselineDir?: string;
   startedAt: string;
   ms: number;
   summary: Record<Status, number> & { total: number; failures: number };
@@ -49,7 +55,16 @@ function failureType(r: CaptureResult): string {
   return r.unstable ? 'screenshot_changed_unstable' : 'screenshot_changed';
 }
 
-export function junitXml(report: Report): string {
+/**
+ * `[[ATTACHMENT|path]]` lines, which GitLab and Jenkins turn into the test case's images. Paths are relative to the
+ * working directory (the checkout, in CI) when `dir` is given.
+ */
+function attachments(r: CaptureResult, dir: string | undefined): string {
+  const paths = [r.images?.baseline, r.images?.actual, r.images?.diff].filter((path): path is string => Boolean(path));
+  return paths.map((path) => `\n[[ATTACHMENT|${dir ? relative(process.cwd(), join(dir, path)) : path}]]`).join('');
+}
+
+export function junitXml(report: Report, dir?: string): string {
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
   const failures = report.results.filter((r) => r.failure && r.status !== 'error').length;
   const errors = report.results.filter((r) => r.status === 'error').length;
@@ -63,11 +78,16 @@ export function junitXml(report: Report): string {
     if (r.status === 'error') lines.push(`      <error type="capture_error" message="${message}"/>`);
     else if (r.failure) lines.push(`      <failure type="${failureType(r)}" message="${message}">${escape(JSON.stringify({ changedPixels: r.changedPixels, ratio: r.ratio, box: r.box, images: r.images }))}</failure>`);
     else if (r.status === 'flaky') lines.push(`      <skipped message="${message}"/>`);
-    if (r.status !== 'passed') lines.push(`      <system-out>${escape(`${r.status}: ${r.message ?? ''}`)}</system-out>`);
+    if (r.status !== 'passed') lines.push(`      <system-out>${escape(`${r.status}: ${r.message ?? ''}${attachments(r, dir)}`)}</system-out>`);
     lines.push('    </testcase>');
   }
   lines.push('  </testsuite>', '</testsuites>', '');
   return lines.join('\n');
+}
+
+function limitsText(r: CaptureResult): string {
+  const parts = [r.maxDiffPixels !== undefined ? `max ${r.maxDiffPixels} px` : '', r.maxDiffRatio !== undefined ? `max ${(r.maxDiffRatio * 100).toFixed(3)}%` : '', r.threshold !== undefined ? `threshold ${r.threshold}` : ''].filter(Boolean);
+  return parts.length ? `allowed: ${parts.join(', ')}` : 'allowed: 0 px';
 }
 
 async function dataUri(dir: string, path: string | undefined): Promise<string | null> {
@@ -76,35 +96,68 @@ async function dataUri(dir: string, path: string | undefined): Promise<string | 
   return data ? `data:image/png;base64,${data.toString('base64')}` : null;
 }
 
-/** One self-contained HTML file: images inlined, baseline / actual / diff side by side and a slider between the first two. */
+const quote = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+
+/** The command that rewrites the baselines of the captures that changed, and only those; null when none did. */
+export function acceptCommand(report: Report): string | null {
+  const changed = report.results.filter((r) => r.failure && (r.status === 'failed' || r.status === 'flaky'));
+  if (!changed.length) return null;
+  const ids = changed.map((r) => r.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const parts = ['firefox-use', 'regress', report.config, '--update', ...(report.baselineDir ? ['--baseline-dir', report.baselineDir] : []), '--grep', `^(${ids.join('|')})$`];
+  // An unstable page's shot is accepted only when the user says unstable pages are fine.
+  if (changed.some((r) => r.unstable)) parts.push('--flaky=warn');
+  return parts.map(quote).join(' ');
+}
+
+const ORDER: Status[] = ['error', 'failed', 'new', 'flaky', 'updated', 'passed'];
+
+/**
+ * One self-contained HTML file: an index and a status filter, then per capture baseline / actual / diff side by side
+ * and a slider between the first two. Each image is embedded once; the slider's copies take it from there by script.
+ */
 export async function htmlReport(report: Report, dir: string): Promise<string> {
-  const order: Status[] = ['error', 'failed', 'new', 'flaky', 'updated', 'passed'];
-  const sorted = [...report.results].sort((a, b) => order.indexOf(a.status) - order.indexOf(b.status) || (a.id < b.id ? -1 : 1));
+  const sorted = [...report.results].sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || (a.id < b.id ? -1 : 1));
   const sections: string[] = [];
-  for (const r of sorted) {
+  const index: string[] = [];
+  for (const [n, r] of sorted.entries()) {
+    const anchor = `c${n}`;
     const [baseline, actual, diff] = await Promise.all([dataUri(dir, r.images?.baseline), dataUri(dir, r.images?.actual), dataUri(dir, r.images?.diff)]);
-    const figure = (label: string, src: string | null) => (src ? `<figure><figcaption>${label}</figcaption><img class="${label}" alt="${label}" src="${src}"></figure>` : '');
+    const figure = (label: string, src: string | null) => (src ? `<figure><figcaption>${label}</figcaption><img class="${label}" id="${anchor}-${label}" alt="${label}" src="${src}"></figure>` : '');
     const slider =
       baseline && actual
-        ? `<div class="slider"><div class="stack"><img alt="baseline" src="${baseline}"><img alt="actual" class="top" src="${actual}"></div><input type="range" min="0" max="100" value="50" aria-label="baseline / actual"></div>`
+        ? `<div class="slider"><div class="stack"><img alt="" data-from="${anchor}-baseline"><img alt="" class="top" data-from="${anchor}-actual"></div><input type="range" min="0" max="100" value="50" aria-label="slide between baseline and actual"></div>`
         : '';
-    // A failed or updated capture's message already gives the count: only the threshold is added then.
-    const counted = r.status === 'failed' || r.status === 'updated';
-    const stats = r.changedPixels === undefined ? '' : counted ? `, threshold ${r.threshold}` : ` — ${r.changedPixels} px changed (${((r.ratio ?? 0) * 100).toFixed(3)}%), threshold ${r.threshold}`;
+    // A failed, updated or flaky capture's message already gives the count: only the limits are added then.
+    const counted = r.status === 'failed' || r.status === 'updated' || r.status === 'flaky';
+    const stats = r.changedPixels === undefined ? '' : counted ? `; ${limitsText(r)}` : ` — ${r.changedPixels} px changed (${((r.ratio ?? 0) * 100).toFixed(3)}%); ${limitsText(r)}`;
     const images = baseline || actual || diff ? `<div class="row">${figure('baseline', baseline)}${figure('actual', actual)}${figure('diff', diff)}</div>${slider}` : '';
-    sections.push(`<section class="${r.status}"><h2><span class="badge">${r.status}</span> ${escape(r.id)}</h2><p>${escape(r.message ?? '')}${escape(stats)} · ${r.ms} ms</p>${images}</section>`);
+    const label = r.failure && r.status === 'flaky' ? 'flaky, failing' : r.status;
+    sections.push(`<section id="${anchor}" class="${r.status}${r.failure ? ' failure' : ''}"><h2><span class="badge">${label}</span> ${escape(r.id)}</h2><p>${escape(r.message ?? '')}${escape(stats)} · ${r.ms} ms</p>${images}</section>`);
+    index.push(`<li class="${r.status}"><a href="#${anchor}"><span class="badge">${label}</span> ${escape(r.id)}</a></li>`);
   }
   const s = report.summary;
+  const present = ORDER.filter((status) => s[status] > 0);
+  const filter = present.map((status) => `<label><input type="checkbox" value="${status}" checked> ${status} (${s[status]})</label>`).join(' ');
+  const accept = acceptCommand(report);
+  const acceptHtml = accept ? `<p>To accept these changes as the new baselines:</p><pre id="accept">${escape(accept)}</pre>` : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>firefox-use regress: ${s.failures ? `${s.failures} failing` : 'all passed'}</title>
 <style>body{font:14px system-ui,sans-serif;margin:16px;background:#fafafa;color:#222}h1{font-size:20px;margin:0 0 8px}h2{font-size:15px;margin:0}
 section{background:#fff;border:1px solid #ddd;border-radius:6px;padding:10px;margin:10px 0}.badge{display:inline-block;padding:1px 6px;border-radius:4px;background:#ccc;font-size:12px}
-.failed .badge,.error .badge{background:#d33;color:#fff}.new .badge{background:#36c;color:#fff}.flaky .badge{background:#e90}.passed .badge{background:#3a3;color:#fff}
+.failed .badge,.error .badge,.failure .badge{background:#d33;color:#fff}.new .badge{background:#36c;color:#fff}.flaky .badge{background:#e90}.passed .badge{background:#3a3;color:#fff}
+nav ul{columns:3;list-style:none;padding:0}nav li{margin:2px 0}nav a{color:inherit;text-decoration:none}pre{background:#fff;border:1px solid #ddd;padding:8px;white-space:pre-wrap;word-break:break-all}
 .row{display:flex;gap:8px;align-items:flex-start}figure{margin:0;flex:1;min-width:0}figcaption{font-size:12px;color:#555}figure img{max-width:100%;border:1px solid #ccc;display:block}
-.slider{margin-top:8px;max-width:700px}.stack{position:relative}.stack img{display:block;max-width:100%}.stack .top{position:absolute;left:0;top:0;clip-path:inset(0 50% 0 0)}.slider input{width:100%}</style></head>
+.slider{margin-top:8px;max-width:700px}.stack{position:relative}.stack img{display:block;max-width:100%}.stack .top{position:absolute;left:0;top:0;clip-path:inset(0 50% 0 0)}.slider input{width:100%}.hidden{display:none}</style></head>
 <body><h1>firefox-use regress — ${s.total} captures: ${s.passed} passed, ${s.failed} failed, ${s.new} new, ${s.updated} updated, ${s.flaky} flaky, ${s.error} errors</h1>
 <p>${escape(report.config)}${report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : ''} · ${report.startedAt} · ${report.ms} ms</p>
+${acceptHtml}
+<nav aria-label="captures"><p id="filter">Show: ${filter}</p><ul>${index.join('')}</ul></nav>
 ${sections.join('\n')}
-<script>for (const s of document.querySelectorAll('.slider')) { const i = s.querySelector('input'), t = s.querySelector('.top'); i.addEventListener('input', () => { t.style.clipPath = 'inset(0 ' + (100 - i.value) + '% 0 0)'; }); }</script>
+<script>
+for (const img of document.querySelectorAll('img[data-from]')) img.src = document.getElementById(img.dataset.from).src;
+for (const s of document.querySelectorAll('.slider')) { const i = s.querySelector('input'), t = s.querySelector('.top'); i.addEventListener('input', () => { t.style.clipPath = 'inset(0 ' + (100 - i.value) + '% 0 0)'; }); }
+const shown = () => new Set([...document.querySelectorAll('#filter input:checked')].map((box) => box.value));
+for (const box of document.querySelectorAll('#filter input')) box.addEventListener('change', () => { const on = shown(); for (const el of document.querySelectorAll('section, nav li')) el.classList.toggle('hidden', !on.has(el.classList[0])); });
+</script>
 </body></html>
 `;
 }
@@ -114,7 +167,7 @@ export async function writeReports(report: Report, dir: string): Promise<{ json:
   await mkdir(dir, { recursive: true });
   const paths = { json: join(dir, 'report.json'), junit: join(dir, 'junit.xml'), html: join(dir, 'report.html') };
   await writeFile(paths.json, JSON.stringify(report, null, 2) + '\n');
-  await writeFile(paths.junit, junitXml(report));
+  await writeFile(paths.junit, junitXml(report, dir));
   await writeFile(paths.html, await htmlReport(report, dir));
   return paths;
 }

@@ -1,6 +1,6 @@
 // type and key: keyboard input to whatever holds focus (type with a ref clicks that field first, and types only
 // once focus is there).
-import { chordActions, keySource, textKeys, typeActions } from '../../browser/input/keyboard.js';
+import { chordActions, keySource, textKeys, typeSources } from '../../browser/input/keyboard.js';
 import { parseKeySequence } from '../../browser/input/keys.js';
 import { clickActions, mouseSource, type InputSource } from '../../browser/input/pointer.js';
 import { PASTE_CHORD, withClipboardText } from '../../browser/clipboard.js';
@@ -23,7 +23,7 @@ function aimFocus(context: TabToolContext, token: string, delta: DeltaWatch) {
 
 function keyBatches(keys: string[]): InputSource[][] {
   const batches: InputSource[][] = [];
-  for (let i = 0; i < keys.length; i += CHUNK) batches.push([keySource(typeActions(keys.slice(i, i + CHUNK)))]);
+  for (let i = 0; i < keys.length; i += CHUNK) batches.push(typeSources(keys.slice(i, i + CHUNK)));
   return batches;
 }
 
