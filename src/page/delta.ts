@@ -19,7 +19,7 @@ interface Watch {
 
 let watch: Watch | null = null;
 
-const OBSERVE: MutationObserverInit = { childList: true, subtree: true, attributes: true, characterData: true, attributeOldValue: true };
+const OBSERVE: MutationObserverInit = { childList: true, subtree: true, attributes: true, characterData: true, attributeOldValue: true, characterDataOldValue: true };
 const ITEM_ROLES = new Set(['menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'row', 'gridcell', 'button', 'link', 'tab']);
 const FOLD_OVER = 3;
 /** Characters kept for the line that says a delta was cut. */
@@ -266,7 +266,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   for (const element of changed) restyled.delete(element);
   const roots = topmost([...changed, ...restyled].filter((element) => element.isConnected)).map((element) => nearestWithRole(element) ?? element);
   const { anchors, folded } = foldItems(topmost([...new Set(roots)]));
-  const focus = diffFocus(changed, restyled, new Set(anchors), targetOf(args));
+  const focus = { ...diffFocus(changed, restyled, new Set(anchors), targetOf(args)), tails: appendedText(current.records) };
   const closed = closedPopups(current.records, removals);
   const lines: string[] = [];
   const seen = new Set<string>();
@@ -421,6 +421,34 @@ function targetOf(args: DeltaFinishArgs): Element | null {
   } catch {
     return null;
   }
+}
+
+/** Text shorter than this (not ending a line) is shown whole even when the action only added to its end. */
+const TAIL_OVER = 40;
+
+/**
+ * Text containers (no element children: a log, a status line) whose text the action only added to the end of
+ * (`textContent += line`, or one text node growing): the added part, so a log is not listed again whole.
+ */
+function appendedText(records: MutationRecord[]): Map<Element, string> {
+  const before = new Map<Element, string | null>();
+  for (const record of records) {
+    const parent = record.type === 'characterData' ? record.target.parentElement : (record.target as Element);
+    if (!parent || before.has(parent)) continue;
+    if (record.type === 'characterData' && parent.childNodes.length === 1) before.set(parent, record.oldValue);
+    else if (record.type === 'childList' && [...record.removedNodes].every((node) => node.nodeType === Node.TEXT_NODE) && [...record.addedNodes].every((node) => node.nodeType === Node.TEXT_NODE)) {
+      // The text before this first change: what it had then, if this record replaced all of it.
+      before.set(parent, record.removedNodes.length > 0 && !record.previousSibling && !record.nextSibling ? [...record.removedNodes].map((node) => node.nodeValue ?? '').join('') : null);
+    } else before.set(parent, null);
+  }
+  const tails = new Map<Element, string>();
+  for (const [parent, old] of before) {
+    // A log adds lines (the old text ends with a line break); a short status that grew ("Saved" → "Saved!") is shown whole.
+    if (old === null || !old.trim() || (!/\n\s*$/.test(old) && old.trim().length < TAIL_OVER) || parent.childElementCount > 0) continue;
+    const now = parent.textContent ?? '';
+    if (now.length > old.length && now.startsWith(old)) tails.set(parent, now.slice(old.length));
+  }
+  return tails;
 }
 
 interface ClosedPopup {

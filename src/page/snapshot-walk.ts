@@ -27,7 +27,7 @@ export interface WalkOptions {
    * elements in `path` (ancestors of changes) give their own line as context; anything else is counted into one
    * `- … N unchanged siblings` line per parent.
    */
-  focus?: { whole: Set<Element>; path: Set<Element> };
+  focus?: { whole: Set<Element>; path: Set<Element>; tails?: Map<Element, string> };
   /** A multi-line field's value as the lines around its caret (a delta after typing into a code editor). */
   aroundCaret?: boolean;
 }
@@ -214,7 +214,7 @@ export class SnapshotWalker {
   }
 
   /** Diff walk through unchanged ground: changes and the way to them are visited, the rest is counted. */
-  private visitChanged(children: ArrayLike<Node>, depth: number, flags: Flags, focus: { whole: Set<Element>; path: Set<Element> }): void {
+  private visitChanged(children: ArrayLike<Node>, depth: number, flags: Flags, focus: NonNullable<WalkOptions['focus']>): void {
     for (let i = 0; i < children.length; i++) {
       const child = children[i]!;
       if (this.full) return;
@@ -227,6 +227,12 @@ export class SnapshotWalker {
         this.skip(depth);
       }
     }
+  }
+
+  /** Only what was added to the end of a text (a log's new line), marked as a continuation. */
+  private emitTail(tail: string, depth: number): void {
+    const text = squash(tail);
+    if (text && !this.emit(`- text: …${defang(clip(text, TEXT_LIMIT))}`, depth)) this.omitted++;
   }
 
   private skip(depth: number): void {
@@ -263,7 +269,13 @@ export class SnapshotWalker {
     const hidden = !element.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions);
     const childFlags: Flags = { ...flags, hiddenText: hidden, anywhere: flags.anywhere || anywhere, inRow: role === 'row' || (!role && flags.inRow) };
     const shownInRow = flags.inRow === true && (role === 'columnheader' || role === 'rowheader');
+    const tail = this.options.focus?.tails?.get(element);
     if (!role || (flags.onlyControls && !INTERACTIVE.has(role) && role !== 'iframe' && !shownInRow)) {
+      if (tail !== undefined && !flags.quiet) {
+        this.flushText();
+        this.emitTail(tail, depth);
+        return;
+      }
       const block = BLOCK_TAGS.has(tag);
       if (block) this.flushText();
       if ((tag === 'label' && (element as HTMLLabelElement).control) || tag === 'legend' || tag === 'figcaption' || tag === 'caption') childFlags.quiet = true;
@@ -297,6 +309,10 @@ export class SnapshotWalker {
       return;
     }
     if (this.options.focus && !flags.inWhole) this.contextLines.add(this.lines.length - 1);
+    if (tail !== undefined) {
+      this.emitTail(tail, depth + 1);
+      return;
+    }
     if (role === 'iframe') {
       this.frames.push({ line: this.lines.length - 1, id: localIdOf(element), depth: depth + 1 });
       return;

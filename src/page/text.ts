@@ -125,6 +125,19 @@ function unreadableText(style: CSSStyleDeclaration, behind: [number, number, num
   return (light + 0.05) / (dark + 0.05) < UNREADABLE_CONTRAST;
 }
 
+/**
+ * A code editor's rendered lines (Monaco's .view-lines) are aria-hidden because its input holds the same text for
+ * assistive technology; they are what a person reads, so they stay. Found as an aria-hidden box sharing a close
+ * ancestor (4 levels) with a text field.
+ */
+function mirrorsEditor(element: Element): boolean {
+  let up = element.parentElement;
+  for (let level = 0; up && level < 4; level++, up = up.parentElement) {
+    if (up.querySelector('textarea, [role="textbox"]')) return true;
+  }
+  return false;
+}
+
 /** Wholly outside the page, where no scrolling brings it (left: -9999px). */
 function offPage(element: Element): boolean {
   const box = element.getBoundingClientRect();
@@ -144,7 +157,7 @@ function extract(root: Element, buckets: boolean): Record<Bucket, string> & { fr
     }
     if (!(node instanceof Element)) return;
     const tag = node.localName;
-    if (SKIP.has(tag) || node.getAttribute('aria-hidden') === 'true') return;
+    if (SKIP.has(tag) || (node.getAttribute('aria-hidden') === 'true' && !mirrorsEditor(node))) return;
     const style = getComputedStyle(node);
     if (style.display === 'none' || style.contentVisibility === 'hidden') return;
     if (visuallyHidden(style, node) || Number(style.opacity) < 0.05) return;

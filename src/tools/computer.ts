@@ -82,7 +82,7 @@ export const ACTION_FIELDS: Record<ComputerArgs['action'], readonly ArgName[]> =
   hover: POINTER,
   left_click_drag: [...POINTER, 'start_coordinate'],
   scroll: [...POINTER, 'scroll_amount', 'scroll_direction'],
-  type: ['text', 'ref'],
+  type: ['text', 'ref', 'paste'],
   key: ['text', 'repeat'],
   wait: ['duration'],
   screenshot: ['save_to_disk'],

@@ -172,6 +172,13 @@ describe('real apps: replies an agent can trust (issue 18)', function () {
       expect(page).to.include('Vandelay the cat');
     });
 
+    it('navigate on the pdf.js viewer in a fresh profile shows the page count, or says the viewer was still loading', async function () {
+      // The first viewer load compiles pdf.js's worker with no DOM change and no request in flight; its loading bar
+      // shows meanwhile. navigate waits while it shows (bounded), and says so when the bound ran out.
+      const page = await call('navigate', { url: apps.url('/pdfjs/web/viewer.html?file=/apps/sample.pdf&fresh') });
+      if (!/- text: of 3\b/.test(page)) expect(page).to.match(/Still changing after \d\.\d s \(the page still showed a loading indicator, div#loadingBar\)/);
+    });
+
     it('the pdf.js viewer shows its page count once wait_for has seen it ("of 3")', async function () {
       // navigate settles on DOM and network quiet; pdf.js's worker can compile for seconds with neither (known
       // limit, docs/snapshot.md), so an agent that sees "of 0" waits for the count.
@@ -259,6 +266,9 @@ describe('real apps: replies an agent can trust (issue 18)', function () {
       expect(ticked).to.include('change terms true');
       const switched = await call('computer', { action: 'left_click', ref: news });
       expect(switched).to.match(/- switch "Send me the newsletter" \[ref=ref_\d+\] \[checked\]/);
+      // The log grew by one line: only that line is shown, marked as a continuation.
+      expect(switched).to.match(/^ {2}- text: …change news true$/m);
+      expect(switched).to.not.include('change terms true');
       for (const reply of [ticked, switched]) {
         // The form's other controls did not change: they are not listed again.
         expect(reply).to.not.include('textbox "Email"');

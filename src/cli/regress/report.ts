@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
 export type Status = 'passed' | 'failed' | 'new' | 'updated' | 'flaky' | 'error';
@@ -48,7 +48,10 @@ export function summarize(results: CaptureResult[]): Report['summary'] {
   return summary;
 }
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+/** Where `regress` writes a capture's images, relative to the report dir: nothing else is read back. */
+export const IMAGE_PATH = /^images\/[\w.@-]+\.png$/;
+
+const escape = (value: string | number) => String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
 function failureType(r: CaptureResult): string {
   if (r.status === 'new') return 'baseline_missing';
@@ -71,7 +74,7 @@ export function junitXml(report: Report, dir?: string): string {
   const skipped = report.results.filter((r) => r.status === 'flaky').length;
   const counts = `tests="${report.results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(report.ms)}"`;
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="firefox-use regress" ${counts}>`];
-  lines.push(`  <testsuite name="${escape(report.config)}${report.shard ? ` shard ${report.shard.index}/${report.shard.total}` : ''}" ${counts} timestamp="${report.startedAt}">`);
+  lines.push(`  <testsuite name="${escape(report.config)}${report.shard ? ` shard ${report.shard.index}/${report.shard.total}` : ''}" ${counts} timestamp="${escape(report.startedAt)}">`);
   for (const r of report.results) {
     lines.push(`    <testcase classname="regress.${escape(r.page)}" name="${escape(r.id)}" time="${seconds(r.ms)}">`);
     const message = escape(r.message ?? r.status);
@@ -91,7 +94,9 @@ function limitsText(r: CaptureResult): string {
 }
 
 async function dataUri(dir: string, path: string | undefined): Promise<string | null> {
-  if (!path) return null;
+  if (!path || !IMAGE_PATH.test(path)) return null;
+  // Only a regular file: a symlink in the images folder could name any file of the machine.
+  if (!(await lstat(join(dir, path)).catch(() => null))?.isFile()) return null;
   const data = await readFile(join(dir, path)).catch(() => null);
   return data ? `data:image/png;base64,${data.toString('base64')}` : null;
 }
@@ -132,8 +137,8 @@ export async function htmlReport(report: Report, dir: string): Promise<string> {
     const stats = r.changedPixels === undefined ? '' : counted ? `; ${limitsText(r)}` : ` — ${r.changedPixels} px changed (${((r.ratio ?? 0) * 100).toFixed(3)}%); ${limitsText(r)}`;
     const images = baseline || actual || diff ? `<div class="row">${figure('baseline', baseline)}${figure('actual', actual)}${figure('diff', diff)}</div>${slider}` : '';
     const label = r.failure && r.status === 'flaky' ? 'flaky, failing' : r.status;
-    sections.push(`<section id="${anchor}" class="${r.status}${r.failure ? ' failure' : ''}"><h2><span class="badge">${label}</span> ${escape(r.id)}</h2><p>${escape(r.message ?? '')}${escape(stats)} · ${r.ms} ms</p>${images}</section>`);
-    index.push(`<li class="${r.status}"><a href="#${anchor}"><span class="badge">${label}</span> ${escape(r.id)}</a></li>`);
+    sections.push(`<section id="${anchor}" class="${escape(r.status)}${r.failure ? ' failure' : ''}"><h2><span class="badge">${escape(label)}</span> ${escape(r.id)}</h2><p>${escape(r.message ?? '')}${escape(stats)} · ${escape(r.ms)} ms</p>${images}</section>`);
+    index.push(`<li class="${escape(r.status)}"><a href="#${anchor}"><span class="badge">${escape(label)}</span> ${escape(r.id)}</a></li>`);
   }
   const s = report.summary;
   const present = ORDER.filter((status) => s[status] > 0);
@@ -147,8 +152,8 @@ section{background:#fff;border:1px solid #ddd;border-radius:6px;padding:10px;mar
 nav ul{columns:3;list-style:none;padding:0}nav li{margin:2px 0}nav a{color:inherit;text-decoration:none}pre{background:#fff;border:1px solid #ddd;padding:8px;white-space:pre-wrap;word-break:break-all}
 .row{display:flex;gap:8px;align-items:flex-start}figure{margin:0;flex:1;min-width:0}figcaption{font-size:12px;color:#555}figure img{max-width:100%;border:1px solid #ccc;display:block}
 .slider{margin-top:8px;max-width:700px}.stack{position:relative}.stack img{display:block;max-width:100%}.stack .top{position:absolute;left:0;top:0;clip-path:inset(0 50% 0 0)}.slider input{width:100%}.hidden{display:none}</style></head>
-<body><h1>firefox-use regress — ${s.total} captures: ${s.passed} passed, ${s.failed} failed, ${s.new} new, ${s.updated} updated, ${s.flaky} flaky, ${s.error} errors</h1>
-<p>${escape(report.config)}${report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : ''} · ${report.startedAt} · ${report.ms} ms</p>
+<body><h1>firefox-use regress — ${escape(s.total)} captures: ${escape(s.passed)} passed, ${escape(s.failed)} failed, ${escape(s.new)} new, ${escape(s.updated)} updated, ${escape(s.flaky)} flaky, ${escape(s.error)} errors</h1>
+<p>${escape(report.config)}${report.shard ? ` · shard ${escape(report.shard.index)}/${escape(report.shard.total)}` : ''} · ${escape(report.startedAt)} · ${escape(report.ms)} ms</p>
 ${acceptHtml}
 <nav aria-label="captures"><p id="filter">Show: ${filter}</p><ul>${index.join('')}</ul></nav>
 ${sections.join('\n')}
