@@ -85,18 +85,45 @@ describe('real apps: delivery verdicts and what actions report', function () {
   });
 
   describe('ag-grid-community', function () {
-    it('picking "Shipped" in the select cell editor is delivered (the list closes on the press)', async function () {
+    it('picking "Shipped" in the select cell editor: the editor opens collapsed, its list on a click, the pick is delivered', async function () {
       await open('/apps/grid.html', /gridcell "Pending"/);
-      await act({ action: 'double_click', ref: await ref(/gridcell "Pending"/) });
-      await act({ action: 'left_click', ref: await ref(/- combobox \[ref=ref_\d+\] \[expanded=false\] \[focused\]/) });
-      const result = await act({ action: 'left_click', ref: await ref(/- option "Shipped"/) });
+      // agSelectCellEditor opens as a collapsed combobox: no option exists in the page until its list is opened.
+      const edit = await act({ action: 'double_click', ref: await ref(/gridcell "Pending"/) });
+      expect(text(edit)).to.match(/- combobox[^\n]*\[ref=ref_\d+\][^\n]*\[expanded=false\]/);
+      expect(text(edit)).to.not.include('option "Shipped"');
+      const combo = /- combobox[^\n]*\[ref=(ref_\d+)\][^\n]*\[expanded=false\]/.exec(text(edit))[1];
+      const opened = await act({ action: 'left_click', ref: combo });
+      expect(opened.structuredContent.delivered, text(opened)).to.equal(true);
+      expect(text(opened)).to.match(/option "Shipped" \[ref=ref_\d+\]/);
+      const shipped = /option "Shipped" \[ref=(ref_\d+)\]/.exec(text(opened))[1];
+      const result = await act({ action: 'left_click', ref: shipped });
       expect(result.structuredContent.delivered, text(result)).to.equal(true);
       expect(text(result)).to.not.include('NOT delivered');
       expect(await until(pageText, (t) => t.includes('order 1 status: Pending -> Shipped'), 'the change')).to.include('Shipped');
     });
   });
 
+  describe('CodeMirror 5', function () {
+    it('types by the ref of its hidden textarea through the editor: delivered, not occluded by the code', async function () {
+      await open('/apps/codemirror.html', /- textbox/);
+      const result = await act({ action: 'type', ref: await ref(/- textbox/), text: 'let done = true;' });
+      expect(result.isError, text(result)).to.not.equal(true);
+      expect(text(result)).to.match(/^type ref_\d+: delivered\./);
+      expect(await until(pageText, (t) => t.includes('let done = true;'), 'the typed line')).to.include('const answer = 41;');
+    });
+  });
+
   describe('Monaco', function () {
+    it('types by the ref of its zero-size textarea through the editor box at the caret', async function () {
+      await open('/apps/monaco.html', /Editor content/);
+      await until(pageText, (t) => t.includes('function greet'), 'the editor text');
+      const result = await act({ action: 'type', ref: await ref(/textbox "Editor content"/), text: 'abc' });
+      expect(result.isError, text(result)).to.not.equal(true);
+      expect(text(result)).to.match(/^type ref_\d+: delivered\./);
+      expect(await until(pageText, (t) => t.includes('abcfunction greet'), 'the typed text at the caret')).to.include('abcfunction greet');
+    });
+
+
     it('a click into the editor text by coordinate is delivered', async function () {
       await open('/apps/monaco.html', /Editor content/);
       await until(pageText, (t) => t.includes('function greet'), 'the editor text');

@@ -41,6 +41,14 @@ function controlBox(target: Element): Element | null {
 }
 
 /**
+ * The visible control a hidden input stands behind (a custom checkbox's box, a code editor holding its focus
+ * textarea): input aimed at the input goes there. Null for an input that is drawn itself.
+ */
+export function drawnBy(target: Element): Element | null {
+  return visuallyHidden(target) ? controlBox(target) : null;
+}
+
+/**
  * Whether input at a point that hits `hit` reaches `target`: the target itself or anything in its composed
  * subtree, a label of it (also from inside the label's shadow-hosted check mark), or, for a visually hidden input
  * or textarea, the visible control drawn around it (a custom checkbox, a code editor).
