@@ -104,25 +104,42 @@ describe('real apps: delivery verdicts and what actions report', function () {
   });
 
   describe('CodeMirror 5', function () {
-    it('types by the ref of its hidden textarea through the editor: delivered, not occluded by the code', async function () {
+    it('types by the ref of its hidden textarea through the editor: delivered, and the delta shows the code line, not the typing buffer', async function () {
       await open('/apps/codemirror.html', /- textbox/);
       const result = await act({ action: 'type', ref: await ref(/- textbox/), text: 'let done = true;' });
       expect(result.isError, text(result)).to.not.equal(true);
       expect(text(result)).to.match(/^type ref_\d+: delivered\./);
-      expect(await until(pageText, (t) => t.includes('let done = true;'), 'the typed line')).to.include('const answer = 41;');
+      // The caret was at the start of the snippet: the typed text goes before its code, as the line shows.
+      expect(text(result)).to.match(/^- text: let done = true;const answer = 41;$/m);
+      // The hidden textarea only buffers keys; a value on its line would say the editor holds just that.
+      expect(text(result)).to.not.include('[value=');
+      expect(text(result)).to.not.include('removed');
+      expect(await pageText()).to.match(/^let done = true;const answer = 41;$/m);
     });
   });
 
   describe('Monaco', function () {
-    it('types by the ref of its zero-size textarea through the editor box at the caret', async function () {
+    it('types by the ref of its zero-size textarea through the editor box, at the caret; Enter and Delete show the lines, no removals', async function () {
       await open('/apps/monaco.html', /Editor content/);
       await until(pageText, (t) => t.includes('function greet'), 'the editor text');
-      const result = await act({ action: 'type', ref: await ref(/textbox "Editor content"/), text: 'abc' });
-      expect(result.isError, text(result)).to.not.equal(true);
-      expect(text(result)).to.match(/^type ref_\d+: delivered\./);
-      expect(await until(pageText, (t) => t.includes('abcfunction greet'), 'the typed text at the caret')).to.include('abcfunction greet');
+      const editor = await ref(/textbox "Editor content"/);
+      // find places the editor where a person sees it: the box around its sizeless input.
+      const [match] = (await server.ok('find', { tabId, query: 'Editor content' })).structuredContent.matches;
+      expect(match.visible, JSON.stringify(match)).to.equal(true);
+      expect(match.box.width).to.be.above(300);
+      const typed = await act({ action: 'type', ref: editor, text: 'abc' });
+      expect(typed.isError, text(typed)).to.not.equal(true);
+      expect(text(typed)).to.match(/^type ref_\d+: delivered\./);
+      expect(text(typed)).to.match(/\[value="abcfunction greet\(name\) \{\\n/);
+      const enter = await act({ action: 'key', text: 'Return' });
+      expect(text(enter)).to.match(/\[value="abc\\nfunction greet/);
+      expect(text(enter)).to.not.include('removed');
+      const del = await act({ action: 'key', text: 'Delete Delete Delete' });
+      expect(text(del)).to.match(/\[value="abc\\nction greet/);
+      expect(text(del)).to.not.include('removed');
+      // Monaco reuses its line elements out of DOM order: the text reads them top to bottom.
+      expect(await pageText()).to.match(/^abc\nction greet\(name\) \{\nreturn "Hello, " \+ name;\n\}$/m);
     });
-
 
     it('a click into the editor text by coordinate is delivered', async function () {
       await open('/apps/monaco.html', /Editor content/);

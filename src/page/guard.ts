@@ -5,7 +5,8 @@ import { PageError } from './errors.js';
 import { frameOrigin } from './frames.js';
 import { documentId, elementFor, localIdOf } from './registry.js';
 import { waitUntil } from './wait.js';
-import { drawnBy, focusReaches, hitsTarget } from './hit.js';
+import { drawnBy } from './drawn.js';
+import { focusReaches, hitsTarget } from './hit.js';
 
 /** The element at a viewport point, looking into open shadow roots (elementFromPoint stops at the host). */
 export function deepElementFromPoint(x: number, y: number): Element | null {
@@ -76,10 +77,11 @@ function proxyPoints(element: Element, box: Element): Array<{ x: number; y: numb
   const boxRect = visibleRect(box);
   if (!boxRect) return [];
   const own = element.getBoundingClientRect();
-  const x = Math.floor(own.left + own.width / 2);
-  const y = Math.floor(own.top + own.height / 2);
+  // A sizeless input sits at the caret's top-left corner: aim a pixel into the caret's line, within the box.
+  const x = Math.ceil(own.left + Math.max(own.width / 2, 1));
+  const y = Math.ceil(own.top + Math.max(own.height / 2, 2));
   const inside = x >= boxRect.left && x < boxRect.right && y >= boxRect.top && y < boxRect.bottom;
-  return [...(inside ? [{ x, y }] : []), ...candidatePoints(boxRect)];
+  return [...(inside ? [{ x: Math.min(x, window.innerWidth - 1), y: Math.min(y, window.innerHeight - 1) }] : []), ...candidatePoints(boxRect)];
 }
 
 /** Where to aim at the element behind a ref, after the guard: or ref_hidden / target_occluded, nothing dispatched. */
