@@ -1,7 +1,7 @@
 // Issue 15 item 13: serve sessions are bounded (count, tabs each, idle time) and a rejected initialize frees what it took.
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { startFixtureServer } from './helpers/fixtures.mjs';
+import { closeAfterEach, useSite } from './helpers/browser-suite.mjs';
 import { startServe } from './helpers/http-server.mjs';
 import { waitFor } from './helpers/processes.mjs';
 
@@ -17,23 +17,13 @@ const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { prot
 
 describe('security: serve sessions are bounded', function () {
   this.timeout(180_000);
-  let site;
-  let serve;
-  before(async function () {
-    site = await startFixtureServer({
-      '/opener': html('<title>opener</title><a href="/opener" target="_blank" style="display:block;width:300px;height:40px">another tab</a>'),
-    });
+  const site = useSite({
+    '/opener': html('<title>opener</title><a href="/opener" target="_blank" style="display:block;width:300px;height:40px">another tab</a>'),
   });
-  afterEach(async function () {
-    await serve?.stop();
-    serve = null;
-  });
-  after(async function () {
-    await site?.close();
-  });
+  const own = closeAfterEach();
 
   it('caps sessions and tabs per session, and closes a page\'s tab past the cap', async function () {
-    serve = await startServe({ args: ['--isolated', '--max-sessions', '2', '--max-tabs', '3'] });
+    const serve = own(await startServe({ args: ['--isolated', '--max-sessions', '2', '--max-tabs', '3'] }));
     const alice = await serve.connect();
     await serve.connect();
     const third = await serve.connect().then(() => null, (error) => error);
@@ -61,7 +51,7 @@ describe('security: serve sessions are bounded', function () {
   });
 
   it('closes a session idle past --session-idle-seconds, with its tabs, and frees its place', async function () {
-    serve = await startServe({ args: ['--isolated', '--max-sessions', '1', '--session-idle-seconds', '2'] });
+    const serve = own(await startServe({ args: ['--isolated', '--max-sessions', '1', '--session-idle-seconds', '2'] }));
     const idle = await serve.connect();
     await idle.ok('tabs_create_mcp', { url: site.url('/opener') });
     const closed = await waitFor(() => /closed MCP session \S+: idle for 2 s \(--session-idle-seconds\)/.test(serve.stderr), 20_000, 100);
@@ -81,7 +71,7 @@ describe('security: serve sessions are bounded', function () {
 
   it('frees what a rejected initialize allocated (6,000 of them)', async function () {
     this.timeout(400_000);
-    serve = await startServe();
+    const serve = own(await startServe());
     await serve.firefoxPid();
     const attempt = () =>
       // Accept without text/event-stream: the transport refuses the initialize (406) after the server made a session for it.
