@@ -46,6 +46,8 @@ type PageCallArgs<Op extends PageOperationName> =
 export interface TabShared {
   refs: RefRegistry;
   contexts: ContextTree;
+  /** --device-scale-factor: the devicePixelRatio the tab keeps (zoom re-renders at another for one capture). */
+  deviceScaleFactor: number;
 }
 
 /** A navigation of the tab's top-level context, as the Browser routes BiDi's navigation events to it. */
@@ -84,6 +86,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   /** Element refs of every tab of the browser (one namespace), and its tree of contexts. */
   readonly refs: RefRegistry;
   readonly contexts: ContextTree;
+  readonly deviceScaleFactor: number;
 
   constructor(
     readonly id: number,
@@ -99,6 +102,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     this.size = { ...viewport };
     this.refs = shared.refs;
     this.contexts = shared.contexts;
+    this.deviceScaleFactor = shared.deviceScaleFactor;
   }
 
   get dialog(): OpenDialog | null {
@@ -438,15 +442,20 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
 
   /**
    * The image as Firefox sends it (base64), for callers that pass it straight on; `document` takes the whole page.
-   * PNG unless `format` asks for JPEG (quality 1-100).
+   * PNG unless `format` asks for JPEG (quality 1-100). `context`: a frame's, for an element clip inside it.
    */
-  async screenshotBase64(clip?: BrowsingContext.ClipRectangle, origin: 'viewport' | 'document' = 'viewport', format: ImageFormat = { type: 'png' }): Promise<string> {
+  async screenshotBase64(
+    clip?: BrowsingContext.ClipRectangle,
+    origin: 'viewport' | 'document' = 'viewport',
+    format: ImageFormat = { type: 'png' },
+    context = this.context,
+  ): Promise<string> {
     const wire: BrowsingContext.ImageFormat = format.type === 'jpeg' ? { type: 'image/jpeg', quality: format.quality / 100 } : { type: 'image/png' };
     const capture = () =>
       this.race(
         this.bidi.send(
           'browsingContext.captureScreenshot',
-          { context: this.context, origin, format: wire, ...(clip ? { clip } : {}) },
+          { context, origin, format: wire, ...(clip ? { clip } : {}) },
           { timeout: this.timeouts.action },
         ),
       );
@@ -468,7 +477,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     }
   }
 
-  async setViewport(width: number, height: number, devicePixelRatio = 1): Promise<void> {
+  async setViewport(width: number, height: number, devicePixelRatio = this.deviceScaleFactor): Promise<void> {
     await this.race(
       this.bidi.send('browsingContext.setViewport', { context: this.context, viewport: { width, height }, devicePixelRatio }, { timeout: this.timeouts.action }),
     );

@@ -63,6 +63,7 @@ export const computerInput = z.strictObject({
   start_coordinate: point.optional().describe('Default: where the pointer is.'),
   scale: z.number().min(1).max(4).optional().describe('zoom: pixel ratio.'),
   image_format: z.enum(['png', 'jpeg']).optional().describe('screenshot: jpeg or png (lossless); default from the server.'),
+  full_page: z.boolean().optional().describe('screenshot: the whole page (or ref: one element).'),
 });
 
 export type ComputerArgs = z.infer<typeof computerInput>;
@@ -86,7 +87,7 @@ export const ACTION_FIELDS: Record<ComputerArgs['action'], readonly ArgName[]> =
   type: ['text', 'ref', 'paste'],
   key: ['text', 'repeat'],
   wait: ['duration'],
-  screenshot: ['save_to_disk', 'image_format'],
+  screenshot: ['save_to_disk', 'image_format', 'full_page', 'ref'],
   zoom: ['region', 'save_to_disk', 'scale'],
   scroll_to: ['ref'],
 };
