@@ -119,7 +119,7 @@ const OPTIONS = {
   token: { flag: 'token', kind: 'string', help: 'serve: bearer token clients must send (visible in ps: prefer FIREFOX_USE_TOKEN or --token-file)', defaultText: 'none' },
   tokenFile: { flag: 'token-file', kind: 'string', help: 'serve: read the bearer token from this file', defaultText: 'none' },
   // Tool groups listed beyond the default ones (storage).
-  caps: { flag: 'caps', kind: 'list', help: 'Tool groups to list beyond the default ones: storage (see docs/tools.md)', default: [], defaultText: 'none' },
+  caps: { flag: 'caps', kind: 'list', help: 'Tool groups to list beyond the default ones: storage, pdf (see docs/tool-list.md)', default: [], defaultText: 'none' },
   // When not empty: exactly these tools are listed (an allow-list).
   tools: { flag: 'tools', kind: 'list', help: 'List only these tools (comma-separated names)', default: [], defaultText: 'all of the groups' },
   // A Playwright storage-state JSON file loaded into every cookie jar at start.

@@ -436,6 +436,12 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     await this.bidi.send('input.releaseActions', { context }, { timeout: this.timeouts.action, write: true }).catch(() => undefined);
   }
 
+  /** The page as a PDF (browsingContext.print, backgrounds included), as Firefox sends it: base64. */
+  async printPdf(): Promise<string> {
+    const printed = await this.race(this.bidi.send('browsingContext.print', { context: this.context, background: true }, { timeout: this.timeouts.navigation }));
+    return printed.data;
+  }
+
   async screenshot(clip?: BrowsingContext.ClipRectangle): Promise<Buffer> {
     return Buffer.from(await this.screenshotBase64(clip), 'base64');
   }
