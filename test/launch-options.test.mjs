@@ -97,7 +97,7 @@ describe('launch and context options', function () {
   });
 
   it('gives each serve session (a user context of its own) the --geolocation position', async function () {
-    const serve = await startServe({ args: ['--isolated', '--geolocation', '-33.8688,151.2093'] });
+    const serve = await startServe({ args: ['--isolated', '--geolocation=-33.8688,151.2093'] });
     try {
       for (const session of [await serve.connect(), await serve.connect()]) {
         const tabId = (await session.ok('tabs_create_mcp', { url: `http://127.0.0.1:${appPort}/` })).structuredContent.tabId;

@@ -169,7 +169,11 @@ export const computerTool = defineTool({
     'reached the target and what changed on the page. A native dialog blocks the tab until firefox_dialog handles it. ' +
     'type with paste: true puts the text in as one paste: real ctrl+v (cmd+v on macOS) with the text on the browser clipboard, ' +
     'emptied right after (one paste at a time per browser); code editors (Monaco, CodeMirror) insert it as it is, with no ' +
-    'auto-closed brackets or quotes and no re-indent.',
+    'auto-closed brackets or quotes and no re-indent. ' +
+    'screenshot shows the viewport; with full_page: true the whole document (its y is viewport y plus the scroll offset), ' +
+    'with ref one element, whole even where it is scrolled out of view. Screenshots are in CSS pixels whatever ' +
+    '--device-scale-factor is (rendered at that ratio, scaled back), so a point read off a viewport screenshot is the ' +
+    'coordinate to pass; zoom shows the detail, by default at that ratio.',
   scope: 'tab',
   errors: ['ref_stale', 'ref_hidden', 'target_occluded', 'out_of_viewport'],
   input: computerInput,

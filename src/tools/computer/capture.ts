@@ -11,7 +11,14 @@ import type { ActionHandler, ComputerResult } from '../computer.js';
  * At a device scale factor N Firefox renders N image pixels per CSS pixel. Screenshots are scaled back to CSS pixels,
  * so a point read off one is the coordinate computer takes; zoom is the way to see the detail.
  */
-async function inCssPixels(base64: string, scale: number, format: ImageFormat): Promise<{ base64: string; width: number; height: number }> {
+async function inCssPixels(
+  base64: string,
+  scale: number,
+  format: ImageFormat,
+  known?: { width: number; height: number },
+): Promise<{ base64: string; width: number; height: number }> {
+  // The viewport at ratio 1 is the common case: its size is known, so the image is passed on untouched.
+  if (scale === 1 && known) return { base64, ...known };
   const meta = await sharp(Buffer.from(base64, 'base64')).metadata();
   if (scale === 1) return { base64, width: meta.width, height: meta.height };
   const width = Math.max(1, Math.round(meta.width / scale));
@@ -46,7 +53,7 @@ const screenshot: ActionHandler = async (context, args) => {
   const mimeType = format.type === 'jpeg' ? 'image/jpeg' : 'image/png';
   const captured = await captureWhat(context, args, format);
   const scale = tab.deviceScaleFactor;
-  const { base64, width, height } = await inCssPixels(captured.base64, scale, format);
+  const { base64, width, height } = await inCssPixels(captured.base64, scale, format, args.ref || args.full_page ? undefined : tab.viewport);
   const result: ComputerResult = { action: 'screenshot', ok: true, width, height, ...(captured.note ? { note: captured.note } : {}) };
   if (args.save_to_disk) result.savedTo = await saveImage(options.outputDir, `tab${tab.id}-screenshot`, Buffer.from(base64, 'base64'), mimeType);
   const encoding = format.type === 'jpeg' ? `JPEG quality ${format.quality}` : 'PNG';
