@@ -1,7 +1,10 @@
 // Bench: a suite of 10 varied pages at 2 viewports (20 captures, stillness checked), --workers 1 and 2,
-// timed end to end as a CI job runs it (Firefox start included). Prints JSON.
+// timed end to end as a CI job runs it (Firefox start included), then the same pages through Playwright Test's
+// toHaveScreenshot (Debian's Chromium, one worker) when the bench's dev dependencies are installed. Prints JSON.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { CHROMIUM, CHROMIUM_FLAGS, chromiumMissing } from './lib/chromium.mjs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,5 +35,47 @@ function run(workers, label) {
   return { label, workers, ms, exit: out.status, summary };
 }
 
+/** The same 20 captures as a Playwright Test suite: baselines first, then the timed comparison, one worker. */
+function playwrightTest() {
+  const require = createRequire(import.meta.url);
+  let cli;
+  try {
+    cli = require.resolve('@playwright/test/cli');
+  } catch {
+    return { skipped: 'not installed: cd bench && npm ci' };
+  }
+  const missing = chromiumMissing();
+  if (missing) return { skipped: missing };
+  const viewports = [[1280, 800], [390, 844]];
+  const spec = `import { test, expect } from '@playwright/test';
+const pages = ${JSON.stringify(pages.map(([name]) => name))};
+for (const [width, height] of ${JSON.stringify(viewports)}) {
+  for (const name of pages) {
+    test(\`\${name} \${width}x\${height}\`, async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      await page.goto('file://${dir}/' + name + '.html');
+      await expect(page).toHaveScreenshot(\`\${name}-\${width}x\${height}.png\`, { fullPage: false, ...(name === 'clock' ? { mask: [page.locator('#clock')] } : {}) });
+    });
+  }
+}
+`;
+  // The spec imports @playwright/test from the bench's own node_modules.
+  symlinkSync(fileURLToPath(new URL('./node_modules', import.meta.url)), join(dir, 'node_modules'), 'dir');
+  writeFileSync(join(dir, 'suite.spec.mjs'), spec);
+  writeFileSync(
+    join(dir, 'playwright.config.mjs'),
+    `export default { testDir: ${JSON.stringify(dir)}, testMatch: 'suite.spec.mjs', workers: 1, reporter: 'dot', use: { browserName: 'chromium', launchOptions: { executablePath: ${JSON.stringify(CHROMIUM)}, args: ${JSON.stringify(CHROMIUM_FLAGS)} } } };\n`,
+  );
+  const once = (label, extra) => {
+    const started = performance.now();
+    const out = spawnSync(process.execPath, [cli, 'test', '-c', join(dir, 'playwright.config.mjs'), ...extra], { encoding: 'utf8', cwd: dir });
+    const ms = Math.round(performance.now() - started);
+    return { label, workers: 1, ms, exit: out.status, ...(out.status ? { output: (out.stdout + out.stderr).slice(-600) } : {}) };
+  };
+  return [once('baselines-w1', ['--update-snapshots']), once('compare-w1', [])];
+}
+
 const results = [run(1, 'baselines-w1'), run(1, 'compare-w1'), run(2, 'compare-w2')];
-process.stdout.write(JSON.stringify({ captures: pages.length * 2, targetMs: 8000, cores: (await import('node:os')).cpus().length, load: (await import('node:os')).loadavg()[0], results }, null, 2) + '\n');
+const playwright = existsSync(CLI) ? playwrightTest() : { skipped: 'build first' };
+const os = await import('node:os');
+process.stdout.write(JSON.stringify({ captures: pages.length * 2, targetMs: 6000, cores: os.cpus().length, load: os.loadavg()[0], results, playwright_test: playwright }, null, 2) + '\n');

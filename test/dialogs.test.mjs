@@ -15,7 +15,7 @@ describe('dialogs: firefox_dialog and dialog_open', function () {
     ({ fixtures, server, tabId } = browser);
   });
 
-  const page = (query) => fixtures.url(`/dialogs/open.html?${new URLSearchParams({ delay: '400', ...query })}`);
+  const page = (query) => fixtures.url(`/dialogs/open.html?${new URLSearchParams(query)}`);
   const errorOf = (result) => result.structuredContent?.error;
 
   async function tabInfo(id = tabId) {
@@ -23,12 +23,11 @@ describe('dialogs: firefox_dialog and dialog_open', function () {
     return result.structuredContent.tabs.find((tab) => tab.tabId === id);
   }
 
-  async function openDialog(query) {
-    // navigate waits for the page to settle (200 ms of quiet); under load the dialog (400 ms after the script
-    // ran) can open before that, and navigate then ends, truthfully, with dialog_open.
-    const navigated = await server.call('navigate', { tabId, url: page(query) });
-    if (navigated.isError) expect(errorOf(navigated).code).to.equal('dialog_open');
-    const info = await waitFor(async () => ((await tabInfo())?.dialog ? tabInfo() : null), 5_000);
+  /** Loads the dialog page, then clicks it: the dialog opens once the page is there, never during the navigate. */
+  async function openDialog(query, id = tabId) {
+    await server.ok('navigate', { tabId: id, url: page(query) });
+    await server.ok('computer', { tabId: id, action: 'left_click', coordinate: [100, 100] });
+    const info = await waitFor(async () => ((await tabInfo(id))?.dialog ? tabInfo(id) : null), 5_000);
     expect(info?.dialog, 'a dialog should have opened').to.exist;
     return info;
   }
@@ -148,9 +147,8 @@ describe('dialogs: firefox_dialog and dialog_open', function () {
   });
 
   it('closes a tab that has an alert open, with the alert', async function () {
-    const created = await server.ok('tabs_create_mcp', { url: page({ type: 'alert', message: 'stuck' }) });
-    const id = created.structuredContent.tabId;
-    await waitFor(async () => (await tabInfo(id))?.dialog, 5_000);
+    const id = (await server.ok('tabs_create_mcp', {})).structuredContent.tabId;
+    await openDialog({ type: 'alert', message: 'stuck' }, id);
     const closed = await server.ok('tabs_close_mcp', { tabId: id });
     expect(closed.structuredContent.closed).to.equal(id);
     expect(await tabInfo(id)).to.equal(undefined);

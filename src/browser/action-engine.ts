@@ -10,7 +10,7 @@ import { ToolError, isToolError } from '../errors.js';
 import type { Tab } from './tab.js';
 import { DeltaWatch, type DeltaOutcome } from './delta.js';
 import { downloadsDuring, type Download } from './downloads.js';
-import { childContextOf, linkOf } from './frames.js';
+import { walkDown, walkUp } from './frames.js';
 
 /** The tab an action works on and its browser (a tool's ActionScope is one). */
 export interface ActionScope {
@@ -178,16 +178,47 @@ async function descend(
   build: (framePoint: Point) => PrepareArgs,
 ): Promise<{ context: string; point: Point; preparation: ActionPreparation }> {
   const { tab } = context;
-  let current = { context: from, point, preparation };
-  for (let depth = 0; depth < 8 && current.preparation.aim?.frame; depth++) {
-    const frame = current.preparation.aim.frame;
-    const child = await childContextOf(tab, current.context, current.preparation.aim.docId, frame.id);
-    if (!child) break;
-    const framePoint = { x: current.point.x - frame.origin.x, y: current.point.y - frame.origin.y };
-    const inner = await tab.callPage('prepareAction', build(framePoint), { context: child });
-    current = { context: child, point: framePoint, preparation: inner };
-  }
-  return current;
+  const { at } = await walkDown(
+    tab,
+    { context: from, point, preparation },
+    (at) => (at.preparation.aim?.frame ? { docId: at.preparation.aim.docId, id: at.preparation.aim.frame.id } : undefined),
+    async (child, at) => {
+      const origin = at.preparation.aim!.frame!.origin;
+      const framePoint = { x: at.point.x - origin.x, y: at.point.y - origin.y };
+      return { context: child, point: framePoint, preparation: await tab.callPage('prepareAction', build(framePoint), { context: child }) };
+    },
+  );
+  return at;
+}
+
+/**
+ * Arms the key probe where key events will go: the focused element of the top-level document, or of the frame
+ * that holds focus (followed down), and starts the delta there. One page call when focus is in the top document.
+ * `probed` is false when the focused frame's document could not be reached.
+ */
+export async function aimAtFocus(
+  context: ActionScope,
+  token: string,
+  delta: DeltaWatch,
+  watch: string[],
+  pin = false,
+): Promise<{ context: string; preparation: ActionPreparation; probed: boolean }> {
+  const { tab } = context;
+  const args = { token, focusWatch: watch, delta: delta.startArgs, ...(pin ? { focusPin: true } : {}) };
+  const top = await tab.callPage('prepareAction', args);
+  delta.joinedStart(tab.context, top.delta);
+  const { at, lost } = await walkDown(
+    tab,
+    { context: tab.context, preparation: top },
+    (at) => at.preparation.focusFrame,
+    async (child) => {
+      const inner = await tab.callPage('prepareAction', args, { context: child });
+      delta.joinedStart(child, inner.delta);
+      return { context: child, preparation: inner };
+    },
+  );
+  if (top.hidden) await tab.bringToFront();
+  return { ...at, probed: !lost };
 }
 
 /**
@@ -204,39 +235,39 @@ async function gateUp(
   ref: string,
   start: Probes['startWatch'],
 ): Promise<{ point: Point; top: ActionPreparation }> {
-  const { tab, browserNow } = context;
-  let child = frameContext;
+  const { tab } = context;
   let point = framePoint;
   let top: ActionPreparation | undefined;
-  while (child !== tab.context) {
-    const parent = browserNow.contexts.get(child)?.parent;
-    if (!parent) throw new ToolError('ref_stale', `${ref}: its frame no longer exists. Call read_page or find for current refs.`, { reason: 'other_document', ref });
-    const atTop = parent === tab.context;
-    let answer: ActionPreparation | undefined;
-    for (const refresh of [false, true]) {
-      const link = await linkOf(tab, child, parent, refresh);
-      if (!link) continue;
-      const prepare: PrepareArgs = {
-        token,
-        gate: { frame: { docId: link.docId, localId: link.id }, point },
-        ...(atTop ? { delta: delta.startArgs, ...(start ? { startWatch: start } : {}) } : {}),
-      };
-      try {
-        answer = await tab.callPage('prepareAction', prepare, { context: parent });
-        break;
-      } catch (error) {
-        if (!isToolError(error, 'ref_stale')) throw withRef(error, ref);
-      }
-    }
-    if (!answer?.gate) throw new ToolError('ref_stale', `${ref}: the iframe holding it is gone from its page.`, { reason: 'other_document', ref });
-    if (atTop) {
-      delta.joinedStart(parent, answer.delta);
-      top = answer;
-    }
-    point = answer.gate.point;
-    child = parent;
+  try {
+    await walkUp(
+      tab,
+      frameContext,
+      async (parent, link) => {
+        const atTop = parent === tab.context;
+        const prepare: PrepareArgs = {
+          token,
+          gate: { frame: { docId: link.docId, localId: link.id }, point },
+          ...(atTop ? { delta: delta.startArgs, ...(start ? { startWatch: start } : {}) } : {}),
+        };
+        const answer = await tab.callPage('prepareAction', prepare, { context: parent });
+        if (!answer.gate) return false;
+        if (atTop) {
+          delta.joinedStart(parent, answer.delta);
+          top = answer;
+        }
+        point = answer.gate.point;
+        return true;
+      },
+      (what) =>
+        new ToolError('ref_stale', what === 'frame' ? 'its frame no longer exists. Call read_page or find for current refs.' : 'the iframe holding it is gone from its page.', {
+          reason: 'other_document',
+        }),
+    );
+  } catch (error) {
+    throw withRef(error, ref);
   }
-  return { point, top: top! };
+  if (!top) throw withRef(new ToolError('ref_stale', 'the iframe holding it is gone from its page.', { reason: 'other_document' }), ref);
+  return { point, top };
 }
 
 /** Whether the pointer already rests on `point` (top-level viewport): moving there fires no hover events. */

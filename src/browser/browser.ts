@@ -96,6 +96,8 @@ export class Browser extends EventEmitter<{
   private readonly downloading = new Map<string, Array<{ tab: Tab; download: Download; key: string }>>();
   private readonly networkWatchers = new Set<(activity: NetworkActivity) => void>();
   private originGuard: OriginGuard | null = null;
+  /** The tab each group's window shows, when known: a page that opens or closes a tab may change it. */
+  private readonly shownOfGroup = new Map<string, Tab>();
   /** How long this browser's launch took, step by step (null when it was not launched here). */
   startup: StartupPhases | null = null;
 
@@ -288,6 +290,7 @@ export class Browser extends EventEmitter<{
     }
     if (opener && !opener.isClosed) {
       const tab = this.adopt(info.context, opener.groupId);
+      if (opener.groupId !== null) this.shownOfGroup.delete(opener.groupId);
       this.emit('tabOpenedByPage', tab, opener);
     }
   }
@@ -354,6 +357,7 @@ export class Browser extends EventEmitter<{
   }
 
   private forget(tab: Tab): void {
+    if (tab.groupId !== null && this.shownOfGroup.get(tab.groupId) === tab) this.shownOfGroup.delete(tab.groupId);
     this.tabsById.delete(tab.id);
     this.tabsByContext.delete(tab.context);
     this.refs.forgetTab(tab.id);
@@ -410,11 +414,13 @@ export class Browser extends EventEmitter<{
   }
 
   /**
-   * Opens a tab in the group, in the background unless `foreground` says 'tab' (the selected tab of the first window)
-   * or 'window' (the selected tab of a new window, ~300 ms more); with `beside`, in the window of that tab. A background tab's timers are clamped to 1 s and its
-   * resizes wait about a second for a paint, which a screenshot loop cannot afford.
+   * Opens a tab in the group, in the background unless `foreground` says 'tab' (the selected tab of the first window),
+   * 'window' (the selected tab of a new window, ~300 ms more) or 'group' (the selected tab of the group's window: beside
+   * its other tabs, else a new window when another group has tabs, so serve's clients never hide each other's pages);
+   * with `beside`, in the window of that tab. A background tab is hidden: Firefox runs its timers once a second,
+   * runs no animation frames, and its resizes wait about a second for a paint.
    */
-  async createTab(groupId: string, opts: { viewport?: { width: number; height: number }; foreground?: 'tab' | 'window'; beside?: Tab } = {}): Promise<Tab> {
+  async createTab(groupId: string, opts: { viewport?: { width: number; height: number }; foreground?: 'tab' | 'window' | 'group'; beside?: Tab } = {}): Promise<Tab> {
     this.assertAlive();
     const pending = this.creating.get(groupId) ?? 0;
     if (this.tabsOfGroup(groupId).length + pending >= this.maxTabs) {
@@ -426,13 +432,7 @@ export class Browser extends EventEmitter<{
     let created: BrowsingContext.CreateResult;
     try {
       const userContext = await this.userContextOf(groupId);
-      // `beside`: in that tab's window (regress opens each capture's tab, in a user context of its own, in its worker's window).
-      const where = opts.beside && opts.foreground !== 'window' ? { referenceContext: opts.beside.context } : {};
-      created = await this.bidi.send(
-        'browsingContext.create',
-        { type: opts.foreground === 'window' ? 'window' : 'tab', background: !opts.foreground, ...where, ...(userContext ? { userContext } : {}) },
-        { timeout: this.options.timeouts.action },
-      );
+      created = await this.bidi.send('browsingContext.create', { ...this.placement(groupId, opts), ...(userContext ? { userContext } : {}) }, { timeout: this.options.timeouts.action });
     } finally {
       const left = (this.creating.get(groupId) ?? 1) - 1;
       if (left > 0) this.creating.set(groupId, left);
@@ -441,8 +441,35 @@ export class Browser extends EventEmitter<{
     const viewport = opts.viewport ?? this.options.viewport;
     const tab = this.tabsByContext.get(created.context) ?? this.adopt(created.context, groupId, false);
     tab.groupId = groupId;
+    if (opts.foreground) this.shownOfGroup.set(groupId, tab);
     await tab.setViewport(viewport.width, viewport.height);
     return tab;
+  }
+
+  private placement(groupId: string, opts: { foreground?: 'tab' | 'window' | 'group'; beside?: Tab }): Omit<BrowsingContext.CreateParameters, 'userContext'> {
+    if (opts.foreground === 'group') {
+      const sibling = this.tabsOfGroup(groupId).find((tab) => !tab.isClosed);
+      if (sibling) return { type: 'tab', background: false, referenceContext: sibling.context };
+      const othersShown = [...this.tabsById.values()].some((tab) => tab.groupId !== null && tab.groupId !== groupId && !tab.isClosed);
+      return { type: othersShown ? 'window' : 'tab', background: false };
+    }
+    // `beside`: in that tab's window (regress opens each capture's tab, in a user context of its own, in its worker's window).
+    const where = opts.beside && opts.foreground !== 'window' ? { referenceContext: opts.beside.context } : {};
+    return { type: opts.foreground === 'window' ? 'window' : 'tab', background: !opts.foreground, ...where };
+  }
+
+  /**
+   * Brings the tab to the front of its window unless it is known to be there, so the page the agent works on runs
+   * as a shown page does (timers, animation frames, scrolling). Best effort: a tab that cannot be shown is still used.
+   */
+  async showTab(tab: Tab): Promise<void> {
+    if (tab.groupId === null || tab.isClosed || tab.dialog || this.shownOfGroup.get(tab.groupId) === tab) return;
+    try {
+      await tab.bringToFront();
+      this.shownOfGroup.set(tab.groupId, tab);
+    } catch {
+      // The action itself will meet whatever kept the tab from the front (a dialog, a crash) and say so.
+    }
   }
 
   /**

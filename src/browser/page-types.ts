@@ -330,8 +330,10 @@ export interface PageDelta {
 }
 
 export interface QuietArgs {
-  /** The DOM must stay unchanged this long, ms. */
+  /** The DOM must stay unchanged this long, ms, once scripts have changed it after parsing. */
   quietMs: number;
+  /** The shorter window for a document no script has changed since it was parsed, ms. */
+  parsedQuietMs: number;
   /** Longest wait, ms. */
   maxMs: number;
 }

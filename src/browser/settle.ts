@@ -3,8 +3,10 @@
 // with no transition running and no request of the tab in flight; the wait is bounded and says when it ran out.
 import type { Tab } from './tab.js';
 
-/** How long the DOM must stay unchanged to count as quiet, ms. */
+/** How long the DOM must stay unchanged to count as quiet once scripts have changed it, ms. */
 const QUIET_MS = 200;
+/** The same for a document no script has changed since it was parsed: a static page need not wait long, ms. */
+const PARSED_QUIET_MS = 40;
 
 export interface SettleOutcome {
   settled: boolean;
@@ -26,7 +28,7 @@ export async function settleTab(tab: Tab, maxMs: number): Promise<SettleOutcome>
   while (Date.now() < deadline) {
     const remaining = deadline - Date.now();
     const report = await tab
-      .callPage('waitQuiet', { quietMs: QUIET_MS, maxMs: remaining }, { timeout: remaining + 2_000 })
+      .callPage('waitQuiet', { quietMs: QUIET_MS, parsedQuietMs: PARSED_QUIET_MS, maxMs: remaining }, { timeout: remaining + 2_000 })
       .catch((error: unknown) => {
         if (tab.isFatal(error)) throw error;
         return null;

@@ -94,6 +94,7 @@ export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, o
       } else {
         tab.assertUsable();
       }
+      await browser.showTab(tab);
       return tool.handler({ ...context, tab, browserNow: browser }, args);
     });
     return successResult(await withOpenedTabs(response as ToolResponse<Record<string, unknown>>, session), notice);

@@ -57,27 +57,52 @@ export function loadingIndicator(): string | null {
 }
 
 /**
- * Resolves once the DOM has not changed for quietMs, no finite animation runs and no loading indicator is shown,
- * or after maxMs.
+ * Changes since the document began (the bundle runs as a preload script): a page no script has touched since it was
+ * parsed settles on a shorter window than one still being rendered. The observer stops a few seconds after load,
+ * once navigate has looked, so busy pages do not pay for it all their life.
+ */
+const sinceStart = { last: performance.now(), scripted: false };
+const AFTER_LOAD_MS = 10_000;
+/** Set when DOMContentLoaded fires: the parser's own insertions are reported before it, script changes after. */
+let parsed = typeof document === 'undefined' || document.readyState !== 'loading';
+
+function noteChange(record: { last: number; scripted: boolean }): void {
+  record.last = performance.now();
+  if (parsed) record.scripted = true;
+}
+
+function trackFromStart(): void {
+  if (typeof document === 'undefined' || typeof MutationObserver === 'undefined') return;
+  const observer = new MutationObserver(() => noteChange(sinceStart));
+  observer.observe(document, OBSERVE);
+  if (!parsed) document.addEventListener('DOMContentLoaded', () => (parsed = true), { once: true, capture: true });
+  const stopLater = (): void => void window.setTimeout(() => observer.disconnect(), AFTER_LOAD_MS);
+  if (document.readyState === 'complete') stopLater();
+  else window.addEventListener('load', stopLater, { once: true });
+}
+trackFromStart();
+
+/**
+ * Resolves once the DOM has not changed for quietMs (parsedQuietMs if no script changed it after parsing), no
+ * finite animation runs and no loading indicator is shown, or after maxMs.
  */
 export async function waitQuiet(args: QuietArgs): Promise<QuietReport> {
   const started = performance.now();
-  let last = started;
-  const stop = observe(() => {
-    last = performance.now();
-  });
+  const seen = { ...sinceStart };
+  const stop = observe(() => noteChange(seen));
   try {
     for (;;) {
       const now = performance.now();
       const animations = runningAnimations();
-      const quiet = now - last >= args.quietMs && animations.length === 0;
+      const window_ = seen.scripted ? args.quietMs : Math.min(args.quietMs, args.parsedQuietMs);
+      const quiet = now - seen.last >= window_ && animations.length === 0;
       const indicator = quiet ? loadingIndicator() : null;
       if (quiet && !indicator) return { quiet: true, waitedMs: Math.round(now - started) };
       if (now - started >= args.maxMs) {
         if (indicator) return { quiet: false, waitedMs: Math.round(now - started), busy: 'loading', indicator };
         return { quiet: false, waitedMs: Math.round(now - started), busy: animations.length ? 'animations' : 'dom' };
       }
-      await sleep(Math.min(args.quietMs, 25));
+      await sleep(Math.max(5, Math.min(window_ - (now - seen.last), 25)));
     }
   } finally {
     stop();

@@ -23,7 +23,7 @@ export const tabsContextTool = defineTool({
     // Every tab is listed here, so none is left to report in a later reply.
     context.session.takeOpenedTabs();
     if (tabs.length === 0 && args.createIfEmpty) {
-      const tab = await browser.createTab(context.session.id);
+      const tab = await browser.createTab(context.session.id, { foreground: 'group' });
       context.session.remember(tab);
       context.session.activeTabId = tab.id;
       tabs = [tab];

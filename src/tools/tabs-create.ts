@@ -21,7 +21,7 @@ export const tabsCreateTool = defineTool({
     // A refused URL opens no tab at all.
     if (args.url) checkedUrl(args.url, context.options);
     const browser = await context.browser();
-    const tab = await browser.createTab(context.session.id);
+    const tab = await browser.createTab(context.session.id, { foreground: 'group' });
     context.session.remember(tab);
     context.session.activeTabId = tab.id;
     if (args.url) await tab.serialize(() => navigateTab(tab, args.url!, context.options));

@@ -5,41 +5,20 @@ import { parseKeySequence } from '../../browser/input/keys.js';
 import { clickActions, mouseSource, moveTo, type InputSource } from '../../browser/input/pointer.js';
 import { PASTE_CHORD, withClipboardText } from '../../browser/clipboard.js';
 import { DeltaWatch } from '../../browser/delta.js';
-import { childContextOf } from '../../browser/frames.js';
-import type { ActionPreparation, FocusCheck } from '../../browser/page-types.js';
+import type { FocusCheck } from '../../browser/page-types.js';
 import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';
 import type { TabToolContext } from '../tool.js';
 import { actionResult, summaryText } from './result.js';
-import { FRAME_EVENT_WAIT_MS, aim, dispatch, newToken, pointerAt, pressRefused, type Aim, type Dispatched } from '../../browser/action-engine.js';
+import { FRAME_EVENT_WAIT_MS, aim, aimAtFocus, dispatch, newToken, pointerAt, pressRefused, type Aim, type Dispatched } from '../../browser/action-engine.js';
 
 const KEYS = { watch: ['keydown', 'input'], need: ['keydown'] };
 /** Key presses per performActions call, so a long text cannot run into the action timeout. */
 const CHUNK = 400;
 
-/**
- * Arms the key probe where key events will go: the focused element of the top-level document, or of the frame
- * that holds focus (followed down), and starts the delta there. One page call when focus is in the top document.
- */
-async function aimFocus(context: TabToolContext, token: string, delta: DeltaWatch, pin = false): Promise<{ context: string; preparation: ActionPreparation; probed: boolean }> {
-  const { tab } = context;
-  const args = { token, focusWatch: KEYS.watch, delta: delta.startArgs, ...(pin ? { focusPin: true } : {}) };
-  const top = await tab.callPage('prepareAction', args);
-  delta.joinedStart(tab.context, top.delta);
-  let current = { context: tab.context, preparation: top, probed: true };
-  for (let depth = 0; depth < 8 && current.preparation.focusFrame; depth++) {
-    const frame = current.preparation.focusFrame;
-    const child = await childContextOf(tab, current.context, frame.docId, frame.id);
-    if (!child) {
-      current.probed = false;
-      break;
-    }
-    const inner = await tab.callPage('prepareAction', args, { context: child });
-    delta.joinedStart(child, inner.delta);
-    current = { context: child, preparation: inner, probed: true };
-  }
-  if (top.hidden) await tab.bringToFront();
-  return current;
+/** The key probe armed where key events will go (the focused element, followed down into frames); `pin`: every key must reach it. */
+function aimFocus(context: TabToolContext, token: string, delta: DeltaWatch, pin = false) {
+  return aimAtFocus(context, token, delta, KEYS.watch, pin);
 }
 
 interface ClickFirst {
