@@ -85,18 +85,62 @@ describe('real apps: delivery verdicts and what actions report', function () {
   });
 
   describe('ag-grid-community', function () {
-    it('picking "Shipped" in the select cell editor is delivered (the list closes on the press)', async function () {
+    it('picking "Shipped" in the select cell editor: the editor opens collapsed, its list on a click, the pick is delivered', async function () {
       await open('/apps/grid.html', /gridcell "Pending"/);
-      await act({ action: 'double_click', ref: await ref(/gridcell "Pending"/) });
-      await act({ action: 'left_click', ref: await ref(/- combobox \[ref=ref_\d+\] \[expanded=false\] \[focused\]/) });
-      const result = await act({ action: 'left_click', ref: await ref(/- option "Shipped"/) });
+      // agSelectCellEditor opens as a collapsed combobox: no option exists in the page until its list is opened.
+      const edit = await act({ action: 'double_click', ref: await ref(/gridcell "Pending"/) });
+      expect(text(edit)).to.match(/- combobox[^\n]*\[ref=ref_\d+\][^\n]*\[expanded=false\]/);
+      expect(text(edit)).to.not.include('option "Shipped"');
+      const combo = /- combobox[^\n]*\[ref=(ref_\d+)\][^\n]*\[expanded=false\]/.exec(text(edit))[1];
+      const opened = await act({ action: 'left_click', ref: combo });
+      expect(opened.structuredContent.delivered, text(opened)).to.equal(true);
+      expect(text(opened)).to.match(/option "Shipped" \[ref=ref_\d+\]/);
+      const shipped = /option "Shipped" \[ref=(ref_\d+)\]/.exec(text(opened))[1];
+      const result = await act({ action: 'left_click', ref: shipped });
       expect(result.structuredContent.delivered, text(result)).to.equal(true);
       expect(text(result)).to.not.include('NOT delivered');
       expect(await until(pageText, (t) => t.includes('order 1 status: Pending -> Shipped'), 'the change')).to.include('Shipped');
     });
   });
 
+  describe('CodeMirror 5', function () {
+    it('types by the ref of its hidden textarea through the editor: delivered, and the delta shows the code line, not the typing buffer', async function () {
+      await open('/apps/codemirror.html', /- textbox/);
+      const result = await act({ action: 'type', ref: await ref(/- textbox/), text: 'let done = true;' });
+      expect(result.isError, text(result)).to.not.equal(true);
+      expect(text(result)).to.match(/^type ref_\d+: delivered\./);
+      // The caret was at the start of the snippet: the typed text goes before its code, as the line shows.
+      expect(text(result)).to.match(/^- text: let done = true;const answer = 41;$/m);
+      // The hidden textarea only buffers keys; a value on its line would say the editor holds just that.
+      expect(text(result)).to.not.include('[value=');
+      expect(text(result)).to.not.include('removed');
+      expect(await pageText()).to.match(/^let done = true;const answer = 41;$/m);
+    });
+  });
+
   describe('Monaco', function () {
+    it('types by the ref of its zero-size textarea through the editor box, at the caret; Enter and Delete show the lines, no removals', async function () {
+      await open('/apps/monaco.html', /Editor content/);
+      await until(pageText, (t) => t.includes('function greet'), 'the editor text');
+      const editor = await ref(/textbox "Editor content"/);
+      // find places the editor where a person sees it: the box around its sizeless input.
+      const [match] = (await server.ok('find', { tabId, query: 'Editor content' })).structuredContent.matches;
+      expect(match.visible, JSON.stringify(match)).to.equal(true);
+      expect(match.box.width).to.be.above(300);
+      const typed = await act({ action: 'type', ref: editor, text: 'abc' });
+      expect(typed.isError, text(typed)).to.not.equal(true);
+      expect(text(typed)).to.match(/^type ref_\d+: delivered\./);
+      expect(text(typed)).to.match(/\[value="abcfunction greet\(name\) \{\\n/);
+      const enter = await act({ action: 'key', text: 'Return' });
+      expect(text(enter)).to.match(/\[value="abc\\nfunction greet/);
+      expect(text(enter)).to.not.include('removed');
+      const del = await act({ action: 'key', text: 'Delete Delete Delete' });
+      expect(text(del)).to.match(/\[value="abc\\nction greet/);
+      expect(text(del)).to.not.include('removed');
+      // Monaco reuses its line elements out of DOM order: the text reads them top to bottom.
+      expect(await pageText()).to.match(/^abc\nction greet\(name\) \{\nreturn "Hello, " \+ name;\n\}$/m);
+    });
+
     it('a click into the editor text by coordinate is delivered', async function () {
       await open('/apps/monaco.html', /Editor content/);
       await until(pageText, (t) => t.includes('function greet'), 'the editor text');

@@ -1,6 +1,6 @@
 // The real-app trial's tasks: what an agent is asked to do on third-party apps served from 127.0.0.1 by
 // test/helpers/real-apps.mjs (Shoelace, ag-grid-community, Swagger UI, the Python docs, the pdf.js viewer,
-// CodeMirror). Each task names its targets by role and accessible name, as an agent reads them from a snapshot,
+// CodeMirror, Monaco). Each task names its targets by role and accessible name, as an agent reads them from a snapshot,
 // and ends with the text that proves it was done (the app's own log line or content).
 //
 // Steps: click | dblclick | type (into a target) | key (a key press on the focused element).
@@ -113,5 +113,10 @@ export const TASKS = [
   // CodeMirror 5 with auto-closing brackets.
   { id: 'cm-type', app: 'CodeMirror', title: 'append a line to the snippet', start: '/apps/codemirror.html',
     steps: [{ act: 'type', target: { role: 'textbox', name: /.*/ }, text: 'let done = true;' }],
+    expect: 'let done = true;' },
+
+  // Monaco 0.57: its input is a zero-size textarea under lines drawn aria-hidden.
+  { id: 'monaco-type', app: 'Monaco', title: 'type a statement into the script', start: '/apps/monaco.html',
+    steps: [{ act: 'type', target: { role: 'textbox', name: 'Editor content' }, text: 'let done = true;' }],
     expect: 'let done = true;' },
 ];

@@ -6,6 +6,7 @@ import { PageError } from './errors.js';
 import { clip, nameOf, quote } from './names.js';
 import { documentId, elementFor, existingLocalId, localIdOf } from './registry.js';
 import { COLLECTION_ITEMS, POPUPS, roleOf } from './roles.js';
+import { drawnBy } from './drawn.js';
 import { runningAnimations } from './settle.js';
 import { SnapshotWalker, composedChildren, renders, shadowOf, visibilityHidden } from './snapshot-walk.js';
 
@@ -186,7 +187,9 @@ function isShown(element: Element): boolean {
     if (node.getAttribute('aria-hidden') === 'true') return false;
   }
   const rect = element.getBoundingClientRect();
-  return (rect.width > 0 || rect.height > 0) && renders(element) && !visibilityHidden(element);
+  if (!renders(element) || visibilityHidden(element)) return false;
+  // A control drawn by the box around it (an editor's zero-size input) is shown there.
+  return rect.width > 0 || rect.height > 0 || drawnBy(element) !== null;
 }
 
 /** The parent in the composed tree (crossing out of shadow roots). */
@@ -201,6 +204,22 @@ function nearestWithRole(node: Node): Element | null {
     if (roleOf(element)) return element;
   }
   return null;
+}
+
+/** Inside an aria-hidden subtree, which snapshots leave out. */
+function hiddenFromTree(node: Node): boolean {
+  for (let element = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : parentOf(node); element; element = parentOf(element)) {
+    if (element.getAttribute('aria-hidden') === 'true') return true;
+  }
+  return false;
+}
+
+/** The text of a removed element with no role, as a name suffix; null when it had none or the parent still shows it. */
+function removedText(element: Element, parent: Node): string | null {
+  const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+  if (!text) return null;
+  if ((parent.textContent ?? '').replace(/\s+/g, ' ').includes(text)) return null;
+  return ` ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`;
 }
 
 function render(current: Watch, args: DeltaFinishArgs): PageDelta {
@@ -305,8 +324,6 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   for (const popup of closed) add(`- closed: ${popup.role}${popup.name}`);
   for (const anchor of anchors) {
     if (!isShown(anchor)) {
-      // An editor's input is drawn as nothing (zero size) while it works: it is not hidden, and its line is above.
-      if (anchor === field) continue;
       const role = roleOf(anchor);
       // No ref: nothing can act on or read a hidden element. A closed popup was said above.
       if (role && existingLocalId(anchor) !== undefined && !closed.some((popup) => popup.element === anchor)) add(`- hidden: ${role}${nameSuffix(anchor, role)}`);
@@ -337,20 +354,30 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   }
   // Removals under one place are counted together (a grid drops rows from several containers at once).
   const removedLines = new Map<string, { count: number; role: string; names: string[] }>();
+  // Places that got new elements too: what left them without a role was redrawn (an editor's lines), not lost.
+  const refilled = new Set<Node>();
+  for (const record of current.records) {
+    if (record.type === 'childList' && [...record.addedNodes].some((node) => node.nodeType === Node.ELEMENT_NODE)) refilled.add(record.target);
+  }
   for (const [parent, removed] of removals) {
-    // Removed from something itself removed (a dropped row's cells): that removal already says it.
-    if (!parent.isConnected) continue;
+    // Removed from something itself removed (a dropped row's cells): that removal already says it. Removed from
+    // what the snapshot never shows (an editor's aria-hidden lines, redrawn as it types): nothing a line said is gone.
+    if (!parent.isConnected || hiddenFromTree(parent)) continue;
     const described = removed.filter((element) => roleOf(element) || element.querySelector('*'));
     if (described.length === 0) continue;
     const where = parent.nodeType === Node.ELEMENT_NODE ? nearestWithRole(parent) : null;
     const under = where && where.isConnected ? ` from ${roleOf(where)}${nameSuffix(where, roleOf(where)!)} [ref=#${localIdOf(where)}]` : '';
     for (const element of described) {
       if (closed.some((popup) => popup.element === element)) continue;
-      const role = roleOf(element) ?? roleOf(element.querySelector('[role], dialog, ul, ol, table, form, nav') ?? element) ?? 'group';
-      const key = `${role}${under}`;
-      const entry = removedLines.get(key) ?? { count: 0, role, names: [] };
+      const role = roleOf(element) ?? roleOf(element.querySelector('[role], dialog, ul, ol, table, form, nav') ?? element);
+      // Nothing with a role: what was lost is its text, unless it was redrawn (new elements in the same place, or
+      // the same text still there, as code editors and virtual lists redraw their lines).
+      const name = role ? nameSuffix(element, role) : refilled.has(parent) ? null : removedText(element, parent);
+      if (name === null) continue;
+      const key = `${role ?? 'text'}${under}`;
+      const entry = removedLines.get(key) ?? { count: 0, role: role ?? 'text', names: [] };
       entry.count++;
-      entry.names.push(nameSuffix(element, role));
+      entry.names.push(name);
       removedLines.set(key, entry);
     }
   }

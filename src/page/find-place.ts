@@ -4,6 +4,7 @@
 import { composedParent } from './composed.js';
 import { describe } from './describe.js';
 import { deepElementFromPoint } from './guard.js';
+import { drawnBy } from './drawn.js';
 import { hitsTarget } from './hit.js';
 import { nameOf } from './names.js';
 import { roleOf } from './roles.js';
@@ -56,9 +57,11 @@ function hostOf(node: Node): Element | null {
 
 /** Box (cut to its scroll containers) and visibility of a match that scoring found `shown` (rendered). */
 export function placeOf(element: Element, shown: boolean): Place {
-  const raw = round(element.getBoundingClientRect());
+  // A control drawn by another box (a custom checkbox, a code editor) is where that box is.
+  const drawing = drawnBy(element) ?? element;
+  const raw = round(drawing.getBoundingClientRect());
   if (!shown) return { box: raw, visible: false };
-  const box = clippedBox(element);
+  const box = clippedBox(drawing);
   if (!box) return { box: raw, visible: false, clipped: true };
   const x = box.x + box.width / 2;
   const y = box.y + box.height / 2;

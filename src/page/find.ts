@@ -2,6 +2,7 @@
 // text. An exact name beats a partial one, shown beats hidden, controls beat static content.
 import type { PageFindMatch, PageFindResult } from '../browser/page-types.js';
 import { composedParent } from './composed.js';
+import { drawnBy } from './drawn.js';
 import { placeOf, virtualizedNote } from './find-place.js';
 import { excerptAround, matchIn, parseQuery, scanWords, tokensIn, type QueryWord } from './find-match.js';
 import { fieldValue, nameOf, squash } from './names.js';
@@ -269,7 +270,8 @@ function scoreOf(element: Element, words: QueryWord[], phrase: string, hidden: b
   else if (role) score += 3;
   let shown = false;
   if (!hidden) {
-    const rect = element.getBoundingClientRect();
+    // A control drawn by another box (an editor's sizeless input) is seen there.
+    const rect = (drawnBy(element) ?? element).getBoundingClientRect();
     shown = (rect.width > 0 || rect.height > 0) && !visibilityHidden(element);
     if (shown) score += 20;
     if (shown && rect.bottom > 0 && rect.top < window.innerHeight) score += 5;

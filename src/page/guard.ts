@@ -5,6 +5,7 @@ import { PageError } from './errors.js';
 import { frameOrigin } from './frames.js';
 import { documentId, elementFor, localIdOf } from './registry.js';
 import { waitUntil } from './wait.js';
+import { drawnBy } from './drawn.js';
 import { focusReaches, hitsTarget } from './hit.js';
 
 /** The element at a viewport point, looking into open shadow roots (elementFromPoint stops at the host). */
@@ -56,22 +57,43 @@ function candidatePoints(rect: DOMRect): Array<{ x: number; y: number }> {
 export function resolveVisible(args: GuardArgs): Element {
   const element = elementFor(args.docId, args.localId);
   const hidden = hiddenReason(element);
-  if (hidden) throw new PageError('ref_hidden', `${describe(element)} is hidden: ${hidden}. Nothing was done.`, { reason: hidden });
-  if (!visibleRect(element) || args.center) {
-    const rect = element.getBoundingClientRect();
+  // A code editor's zero-size input textarea is reached through the editor drawn around it.
+  const editor = hidden === 'it has zero size' ? drawnBy(element) : null;
+  if (hidden && !editor) throw new PageError('ref_hidden', `${describe(element)} is hidden: ${hidden}. Nothing was done.`, { reason: hidden });
+  const shown = editor ?? element;
+  if (!visibleRect(shown) || args.center) {
+    const rect = shown.getBoundingClientRect();
     const inside = rect.top >= 0 && rect.left >= 0 && rect.bottom <= window.innerHeight && rect.right <= window.innerWidth;
-    if (!inside) element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    if (!inside) shown.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   }
   return element;
+}
+
+/**
+ * Where to aim at a hidden input drawn by `box` (a code editor): its own spot first, which an editor keeps at
+ * the caret (a click there leaves the caret where it is), then the box's points.
+ */
+function proxyPoints(element: Element, box: Element): Array<{ x: number; y: number }> {
+  const boxRect = visibleRect(box);
+  if (!boxRect) return [];
+  const own = element.getBoundingClientRect();
+  // A sizeless input sits at the caret's top-left corner: aim a pixel into the caret's line, within the box.
+  const x = Math.ceil(own.left + Math.max(own.width / 2, 1));
+  const y = Math.ceil(own.top + Math.max(own.height / 2, 2));
+  const inside = x >= boxRect.left && x < boxRect.right && y >= boxRect.top && y < boxRect.bottom;
+  return [...(inside ? [{ x: Math.min(x, window.innerWidth - 1), y: Math.min(y, window.innerHeight - 1) }] : []), ...candidatePoints(boxRect)];
 }
 
 /** Where to aim at the element behind a ref, after the guard: or ref_hidden / target_occluded, nothing dispatched. */
 export function aimAtRef(args: GuardArgs): AimResult {
   const element = resolveVisible({ ...args, center: true });
   const rect = visibleRect(element);
-  if (!rect) throw new PageError('ref_hidden', `${describe(element)} could not be brought into view. Nothing was done.`, { reason: 'out of view' });
+  const editor = rect ? null : drawnBy(element);
+  if (!rect && !editor) throw new PageError('ref_hidden', `${describe(element)} could not be brought into view. Nothing was done.`, { reason: 'out of view' });
+  const points = rect ? candidatePoints(rect) : proxyPoints(element, editor!);
+  if (!points.length) throw new PageError('ref_hidden', `${describe(editor!)} (the editor holding it) could not be brought into view. Nothing was done.`, { reason: 'out of view' });
   let firstHit: Element | null = null;
-  for (const point of candidatePoints(rect)) {
+  for (const point of points) {
     const hit = deepElementFromPoint(point.x, point.y);
     if (hit && hitsTarget(hit, element)) return { point, target: summarize(element), docId: documentId };
     firstHit ??= hit;

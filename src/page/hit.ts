@@ -1,6 +1,7 @@
 // What counts as input reaching an element: the guard's hit test and the delivery probes share this rule, so a
 // click the guard lets through is never then reported as landing elsewhere.
 import { composedParent } from './composed.js';
+import { drawnBy } from './drawn.js';
 
 export function composedContains(outer: Element, inner: Node): boolean {
   for (let node: Node | null = inner; node; node = composedParent(node)) if (node === outer) return true;
@@ -16,31 +17,6 @@ function composedClosest(node: Element, tag: string): Element | null {
 }
 
 /**
- * Whether `target` is a form control drawn by something else: transparent, clipped away or not hit-testable, the
- * way checkbox and switch components hide the native input under their own visible control.
- */
-function visuallyHidden(target: Element): boolean {
-  if (target.localName !== 'input' && target.localName !== 'textarea') return false;
-  const style = getComputedStyle(target);
-  if (Number(style.opacity) < 0.05 || style.pointerEvents === 'none') return true;
-  const rect = target.getBoundingClientRect();
-  return rect.width <= 3 || rect.height <= 3 || /rect\(\s*0/.test(style.clip) || style.clipPath === 'inset(50%)';
-}
-
-/**
- * The box a hidden input is drawn by: its nearest ancestor of some size (a checkbox's wrapper, a code editor's
- * frame holding its hidden textarea), or null past 30% of the viewport, where it is layout, not the control.
- */
-function controlBox(target: Element): Element | null {
-  for (let up = composedParent(target); up && up !== document.body && up !== document.documentElement; up = composedParent(up)) {
-    const box = up.getBoundingClientRect();
-    if (box.width * box.height < 400) continue;
-    return box.width * box.height <= 0.3 * window.innerWidth * window.innerHeight ? up : null;
-  }
-  return null;
-}
-
-/**
  * Whether input at a point that hits `hit` reaches `target`: the target itself or anything in its composed
  * subtree, a label of it (also from inside the label's shadow-hosted check mark), or, for a visually hidden input
  * or textarea, the visible control drawn around it (a custom checkbox, a code editor).
@@ -51,8 +27,7 @@ export function hitsTarget(hit: Element, target: Element): boolean {
   if (composedContains(hit, target) && hit.shadowRoot === null && target.getRootNode() instanceof ShadowRoot) return true;
   const label = composedClosest(hit, 'label') as HTMLLabelElement | null;
   if (label && label.control === target) return true;
-  if (!visuallyHidden(target)) return false;
-  const box = controlBox(target);
+  const box = drawnBy(target);
   return box !== null && composedContains(box, hit);
 }
 

@@ -8,7 +8,8 @@ import { BLOCK_TAGS, NAME_FROM_CONTENT, SKIPPED_TAGS } from './roles.js';
 export const NAME_LIMIT = 100;
 
 export function squash(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  // Zero-width spaces (an editor's empty line) are no text to show.
+  return text.replace(/[\u200b\u2060\ufeff]/g, '').replace(/\s+/g, ' ').trim();
 }
 
 export function clip(text: string, limit = NAME_LIMIT): string {

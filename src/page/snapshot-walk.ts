@@ -3,6 +3,7 @@
 import type { SnapshotHint } from '../browser/page-types.js';
 import { composedChildren, composedParent, shadowOf } from './composed.js';
 import { NAME_LIMIT, clip, defang, fieldValue, nameOf, nameWasCut, quote, squash, statesOf } from './names.js';
+import { drawsItsText } from './drawn.js';
 import { ICON_BOX_ROLES, iconOnly } from './icon-name.js';
 import { localIdOf } from './registry.js';
 import { BLOCK_TAGS, COLLECTION_ITEMS, INTERACTIVE, LANDMARKS, NAME_FROM_CONTENT, PAGE_LANDMARKS, SKIPPED_TAGS, roleOf } from './roles.js';
@@ -487,7 +488,9 @@ export class SnapshotWalker {
     if (ref && ICON_BOX_ROLES.has(role) && iconOnly(element)) line += boxOf(element);
     let cut = nameWasCut();
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider' || role === 'file' || role === 'listbox') {
-      const value = fieldValue(element);
+      // An editor's hidden input whose text is drawn as lines of the page (CodeMirror 5) holds only a typing
+      // buffer: the lines say what the field holds. Where the drawing is aria-hidden (Monaco), its value does.
+      const value = drawsItsText(element) ? '' : fieldValue(element);
       const valueLimit = this.options.wholeText ? this.options.maxChars : 120;
       const around = value && this.options.aroundCaret ? caretLines(element, value) : null;
       // Line breaks are shown as \n: a value must stay on its line.

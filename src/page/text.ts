@@ -2,6 +2,7 @@
 // sidebars) last, with just enough structure (headings, list items, table cells) to be followed.
 import type { PageText } from '../browser/page-types.js';
 import { composedChildren } from './composed.js';
+import { Drawings } from './drawn.js';
 import { documentId, elementFor, localIdOf } from './registry.js';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'canvas', 'object', 'embed', 'select', 'textarea', 'datalist', 'video', 'audio', 'math']);
@@ -49,7 +50,7 @@ class Writer {
       .join('')
       .split('\n')
       .map((line) => line.trimEnd())
-      .filter((line) => line.trim() !== '')
+      .filter((line) => line.replace(/[\u200b\u2060\ufeff]/g, '').trim() !== '')
       .join('\n');
   }
 }
@@ -115,39 +116,37 @@ function backgroundAbove(element: Element): [number, number, number, number] | n
 }
 
 /** Text a person cannot read: transparent, a font too small to see, or the colour of what is behind it. */
-function unreadableText(element: Element, style: CSSStyleDeclaration, behind: [number, number, number, number] | null): boolean {
+function unreadableText(element: Element, style: CSSStyleDeclaration, behind: [number, number, number, number] | null, drawings: Drawings): boolean {
   if (parseFloat(style.fontSize) < 2) return true;
   const color = rgba(style.color);
   if (!color) return false;
-  if (color[3] < 0.1) return !textLayerOverCanvas(element);
+  // Transparent words over the picture that paints them (a PDF viewer's text layer) are what a person reads.
+  if (color[3] < 0.1) return !drawings.paintedUnder(element);
   if (!behind) return false;
   const [light, dark] = [luminance(color), luminance(behind)].sort((a, b) => b - a) as [number, number];
   return (light + 0.05) / (dark + 0.05) < UNREADABLE_CONTRAST;
 }
 
 /**
- * A code editor's rendered lines (Monaco's .view-lines) are aria-hidden because its input holds the same text for
- * assistive technology; they are what a person reads, so they stay. Found as an aria-hidden box sharing a close
- * ancestor (4 levels) with a text field.
+ * Children in the order a person reads them. A stack of rows placed one by one (every child absolutely positioned
+ * at the same left edge: a code editor's reused line elements, a virtual list's rows) may sit in the DOM in any
+ * order: it is read top to bottom. Anything else (a PDF text layer's words, columns) keeps the DOM's order.
  */
-function mirrorsEditor(element: Element): boolean {
-  let up = element.parentElement;
-  for (let level = 0; up && level < 4; level++, up = up.parentElement) {
-    if (up.querySelector('textarea, [role="textbox"]')) return true;
+function readingOrder(children: ArrayLike<Node>): ArrayLike<Node> {
+  if (children.length < 2) return children;
+  const placed: Array<{ node: Node; top: number; left: number }> = [];
+  for (const node of Array.from(children)) {
+    if (node.nodeType === Node.TEXT_NODE) {
+      if (node.nodeValue?.trim()) return children;
+      continue;
+    }
+    if (!(node instanceof Element)) continue;
+    if (getComputedStyle(node).position !== 'absolute') return children;
+    const box = node.getBoundingClientRect();
+    placed.push({ node, top: box.top, left: box.left });
   }
-  return false;
-}
-
-/**
- * A document viewer's text layer (pdf.js) is transparent text laid over the canvas that draws the same words: what
- * a person reads, so it stays. Found as a close ancestor (3 levels) that also holds a canvas.
- */
-function textLayerOverCanvas(element: Element): boolean {
-  let up = element.parentElement;
-  for (let level = 0; up && level < 3; level++, up = up.parentElement) {
-    if (up.querySelector('canvas')) return true;
-  }
-  return false;
+  if (placed.some((entry) => Math.abs(entry.left - placed[0]!.left) > 1)) return children;
+  return placed.sort((a, b) => a.top - b.top).map((entry) => entry.node);
 }
 
 /** Wholly outside the page, where no scrolling brings it (left: -9999px). */
@@ -160,6 +159,7 @@ function offPage(element: Element): boolean {
 function extract(root: Element, buckets: boolean): Record<Bucket, string> & { frames: number[] } {
   const writers: Record<Bucket, Writer> = { main: new Writer(), rest: new Writer(), chrome: new Writer() };
   const frames: number[] = [];
+  const drawings = new Drawings();
   // What a person cannot see stays out, as in the snapshot: aria-hidden, closed <details>, opacity 0, text in the
   // colour of its background or too small to see, boxes off the page.
   const visit = (node: Node, bucket: Bucket, pre: boolean, hidden: boolean, behind: [number, number, number, number] | null) => {
@@ -169,14 +169,16 @@ function extract(root: Element, buckets: boolean): Record<Bucket, string> & { fr
     }
     if (!(node instanceof Element)) return;
     const tag = node.localName;
-    if (SKIP.has(tag) || (node.getAttribute('aria-hidden') === 'true' && !mirrorsEditor(node))) return;
+    // A code editor's rendered lines are aria-hidden (its input holds the text for assistive technology), yet they
+    // are what a person reads: they stand for the hidden input.
+    if (SKIP.has(tag) || (node.getAttribute('aria-hidden') === 'true' && !drawings.drawsControl(node))) return;
     const style = getComputedStyle(node);
     if (style.display === 'none' || style.contentVisibility === 'hidden') return;
     if (visuallyHidden(style, node) || Number(style.opacity) < 0.05) return;
     if ((style.position === 'absolute' || style.position === 'fixed') && offPage(node)) return;
     const background = backgroundOf(style, behind);
     // visibility:hidden hides this element's own text, yet a child may be made visible again.
-    const invisible = style.visibility === 'hidden' || style.visibility === 'collapse' || unreadableText(node, style, background);
+    const invisible = style.visibility === 'hidden' || style.visibility === 'collapse' || unreadableText(node, style, background, drawings);
     if (buckets && bucket !== 'main' && isMain(node)) bucket = 'main';
     else if (buckets && bucket === 'rest' && isChrome(node)) bucket = 'chrome';
     const out = writers[bucket];
@@ -208,7 +210,7 @@ function extract(root: Element, buckets: boolean): Record<Bucket, string> & { fr
     const keepSpaces = pre || style.whiteSpace.startsWith('pre') || style.whiteSpace === 'break-spaces';
     // A closed <details> shows only its summary.
     const closedDetails = tag === 'details' && !(node as HTMLDetailsElement).open;
-    const children = closedDetails ? Array.from(node.children).filter((child) => child.localName === 'summary') : composedChildren(node);
+    const children = closedDetails ? Array.from(node.children).filter((child) => child.localName === 'summary') : readingOrder(composedChildren(node));
     for (let i = 0; i < children.length; i++) visit(children[i]!, bucket, keepSpaces, invisible, background);
     if (block && !cell) out.lineBreak();
   };

@@ -1,0 +1,87 @@
+// What another element draws. A form control may be hidden under the visible control that stands for it (a custom
+// checkbox's box, a code editor around its input textarea), and what a person reads may be painted in place of the
+// element that holds it (an editor's aria-hidden lines, a document viewer's transparent text laid over the canvas
+// that paints it). The guard, the hit test, the delta and the page text all follow this one rule, so what an agent
+// reads and what it can act on agree.
+import { composedParent } from './composed.js';
+
+/**
+ * Whether `target` is a form control drawn by something else: transparent, clipped away, not hit-testable or
+ * (nearly) without size, the way components hide the native input under their own visible control.
+ */
+export function drawnElsewhere(target: Element): boolean {
+  if (target.localName !== 'input' && target.localName !== 'textarea') return false;
+  const style = getComputedStyle(target);
+  if (Number(style.opacity) < 0.05 || style.pointerEvents === 'none') return true;
+  const rect = target.getBoundingClientRect();
+  if (rect.width <= 3 || rect.height <= 3 || /rect\(\s*0/.test(style.clip) || style.clipPath === 'inset(50%)') return true;
+  // Clipped away by a sizeless container (CodeMirror 5 keeps its textarea in a 3×0 box with overflow hidden).
+  const parent = target.parentElement;
+  if (!parent || getComputedStyle(parent).overflow === 'visible') return false;
+  const box = parent.getBoundingClientRect();
+  return box.width <= 3 || box.height <= 3;
+}
+
+/**
+ * The box a hidden control is drawn by: its nearest ancestor of some size (a checkbox's wrapper, a code editor's
+ * frame holding its input textarea), or null past 30% of the viewport, where it is layout, not the control.
+ */
+function controlBox(target: Element): Element | null {
+  for (let up = composedParent(target); up && up !== document.body && up !== document.documentElement; up = composedParent(up)) {
+    const box = up.getBoundingClientRect();
+    if (box.width * box.height < 400) continue;
+    return box.width * box.height <= 0.3 * window.innerWidth * window.innerHeight ? up : null;
+  }
+  return null;
+}
+
+/** The visible control that stands for a hidden form control; null for a control drawn by itself. */
+export function drawnBy(target: Element): Element | null {
+  return drawnElsewhere(target) ? controlBox(target) : null;
+}
+
+/** Whether a hidden text field's box draws text the snapshot shows (not aria-hidden): the lines hold its text. */
+export function drawsItsText(target: Element): boolean {
+  if (target.localName !== 'textarea') return false;
+  const box = drawnBy(target);
+  if (!box) return false;
+  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.nodeValue?.trim()) continue;
+    if (!node.parentElement?.closest('[aria-hidden="true"]')) return true;
+  }
+  return false;
+}
+
+/**
+ * Finds what a document draws in place of other elements, once per walk (page text, snapshot): the boxes standing
+ * for hidden controls, and the pictures (canvas, img) that paint the words of a text layer laid over them.
+ */
+export class Drawings {
+  private boxes: Element[] | null = null;
+  private pictures: DOMRect[] | null = null;
+
+  constructor(private readonly doc: Document = document) {}
+
+  /**
+   * Whether `element`, hidden from assistive technology, is part of what a hidden control's box draws (Monaco's
+   * rendered lines stand for its input textarea): a person reads it there.
+   */
+  drawsControl(element: Element): boolean {
+    this.boxes ??= [...this.doc.querySelectorAll('input, textarea')].map(drawnBy).filter((box): box is Element => box !== null);
+    return this.boxes.some((box) => box.contains(element));
+  }
+
+  /** Whether invisible (transparent) text lies over a canvas or image that paints it (pdf.js's text layer). */
+  paintedUnder(element: Element): boolean {
+    this.pictures ??= [...this.doc.querySelectorAll('canvas, img')]
+      .filter((picture) => picture.checkVisibility({ opacityProperty: true, visibilityProperty: true } as CheckVisibilityOptions))
+      .map((picture) => picture.getBoundingClientRect())
+      .filter((rect) => rect.width >= 8 && rect.height >= 8);
+    const box = element.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) return false;
+    const x = box.left + box.width / 2;
+    const y = box.top + box.height / 2;
+    return this.pictures.some((rect) => x >= rect.left && x <= rect.right && y >= rect.top && y <= rect.bottom);
+  }
+}
