@@ -100,16 +100,16 @@ export function launchTuning(flags: ContextFlags): LaunchTuning {
     prefs['permissions.default.geo'] = 1;
   }
   if (flags.proxyServer) Object.assign(prefs, proxyPrefs(flags.proxyServer, flags.proxyBypass ?? []));
-  const origins = { allowedOrigins: flags.allowedOrigins ?? [], blockedOrigins: flags.blockedOrigins ?? [] };
-  if (origins.allowedOrigins.length || origins.blockedOrigins.length) {
-    // The PAC then also carries the user's proxy (and its bypass list) for the requests it lets through.
-    const through = flags.proxyServer ? { proxy: proxyForPac(flags.proxyServer), bypass: flags.proxyBypass ?? [] } : undefined;
-    Object.assign(prefs, originPacPrefs(origins, through));
-  }
   for (const entry of flags.prefs ?? []) {
     const at = entry.indexOf('=');
     if (at <= 0) throw bad('pref', `expected NAME=VALUE, got ${JSON.stringify(entry)}`);
     prefs[entry.slice(0, at).trim()] = parsePrefValue(entry.slice(at + 1).trim());
+  }
+  const origins = { allowedOrigins: flags.allowedOrigins ?? [], blockedOrigins: flags.blockedOrigins ?? [] };
+  if (origins.allowedOrigins.length || origins.blockedOrigins.length) {
+    // After --pref: the rules win over a proxy pref. The PAC also carries the user's proxy (and its bypass list) for the requests it lets through.
+    const through = flags.proxyServer ? { proxy: proxyForPac(flags.proxyServer), bypass: flags.proxyBypass ?? [] } : undefined;
+    Object.assign(prefs, originPacPrefs(origins, through));
   }
   return { prefs, env };
 }

@@ -6,6 +6,9 @@ import { parsePattern, type OriginPattern } from './origins.js';
 import type { OriginRules } from './interception.js';
 import type { PrefValue } from './launch-prefs.js';
 
+/** First line of the PAC: tells our PAC in a profile's prefs.js from one the user set. */
+const PAC_MARKER = '// firefox-use origin rules';
+
 /** Where refused requests go: a loopback port nothing listens on (the discard port), so they fail at once. */
 export const REFUSED_PROXY = 'PROXY 127.0.0.1:9';
 
@@ -17,7 +20,8 @@ function pacSource(allowed: OriginPattern[], blocked: OriginPattern[], through: 
   const proxy = through?.proxy ?? 'DIRECT';
   // --proxy-bypass entries as Firefox reads simple ones: a host and its subdomains ("example.com", ".example.com", "*.example.com").
   const bypass = (through?.bypass ?? []).map((entry) => entry.trim().toLowerCase().replace(/^\*?\./, '')).filter(Boolean);
-  return `var ALLOWED = ${JSON.stringify(allowed)}, BLOCKED = ${JSON.stringify(blocked)}, BYPASS = ${JSON.stringify(bypass)};
+  return `${PAC_MARKER}
+var ALLOWED = ${JSON.stringify(allowed)}, BLOCKED = ${JSON.stringify(blocked)}, BYPASS = ${JSON.stringify(bypass)};
 var PORTS = { "http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21 };
 function norm(host) {
   host = String(host).toLowerCase().replace(/\\.+$/, "");
@@ -64,5 +68,18 @@ export function originPacPrefs(rules: OriginRules, through?: Through): Record<st
     'network.proxy.allow_hijacking_localhost': true,
     'network.proxy.failover_direct': false,
     'network.proxy.no_proxies_on': '',
+  };
+}
+
+/**
+ * Firefox saves user.js prefs into prefs.js, so a named profile once run with origin rules would keep their PAC (and
+ * refuse origins) on later runs without them: those runs reset the proxy prefs to Firefox's defaults.
+ */
+export function stalePacReset(prefsJs: string, prefs: Record<string, PrefValue>): Record<string, PrefValue> {
+  if (prefs['network.proxy.autoconfig_url'] !== undefined || !prefsJs.includes(encodeURIComponent(PAC_MARKER))) return {};
+  return {
+    'network.proxy.autoconfig_url': '',
+    'network.proxy.failover_direct': true,
+    ...(prefs['network.proxy.type'] === undefined ? { 'network.proxy.type': 5, 'network.proxy.allow_hijacking_localhost': false, 'network.proxy.no_proxies_on': '' } : {}),
   };
 }

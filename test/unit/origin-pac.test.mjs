@@ -1,6 +1,11 @@
 // Issue 15 item 5: the proxy auto-config that enforces --allowed-origins / --blocked-origins for every realm decides as
 // originAllowed does (run here as Firefox runs it: the PAC's own source, FindProxyForURL(url, host)).
 import { expect } from 'chai';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { userJsLines } from '../../dist/browser/launch-prefs.js';
+import { OwnedProfile } from '../../dist/browser/profile.js';
 import { launchTuning } from '../../dist/browser/launch-prefs.js';
 import { originAllowed } from '../../dist/browser/origins.js';
 
@@ -57,5 +62,29 @@ describe('the origin rules as a proxy auto-config', function () {
   it('leaves the proxy settings alone without origin rules', function () {
     expect(launchTuning({}).prefs).to.not.have.property('network.proxy.type');
     expect(launchTuning({ allowedOrigins: [], blockedOrigins: [] }).prefs).to.not.have.property('network.proxy.autoconfig_url');
+  });
+
+  it('takes the PAC out of a profile that kept it from a run with origin rules (Firefox saves user.js prefs into prefs.js)', function () {
+    const dir = mkdtempSync(join(tmpdir(), 'pac-profile-'));
+    try {
+      const withRules = launchTuning({ allowedOrigins: ['example.com'], blockedOrigins: [] }).prefs;
+      writeFileSync(join(dir, 'prefs.js'), `${userJsLines(withRules)}\n`);
+      const userJs = (prefs) => {
+        const profile = OwnedProfile.acquire(dir, false, prefs);
+        profile.release();
+        return readFileSync(join(dir, 'user.js'), 'utf8');
+      };
+      const later = userJs({});
+      expect(later).to.include('user_pref("network.proxy.autoconfig_url", "");');
+      expect(later).to.include('user_pref("network.proxy.type", 5);');
+      expect(later).to.include('user_pref("network.proxy.failover_direct", true);');
+      // A run with rules writes its own PAC, and one with --proxy-server keeps that proxy.
+      expect(userJs(withRules)).to.not.include('user_pref("network.proxy.autoconfig_url", "");');
+      const proxied = userJs(launchTuning({ proxyServer: '127.0.0.1:3128' }).prefs);
+      expect(proxied).to.include('user_pref("network.proxy.type", 1);');
+      expect(proxied).to.not.include('user_pref("network.proxy.type", 5);');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
