@@ -41,9 +41,9 @@ describe('security: origin rules in every realm', function () {
 
   // Firefox ESR 153's BiDi reports no request of a shared or service worker (they have no browsing context), and an
   // <object>/<embed> load reaches the server while BiDi holds what it reported: the proxy auto-config stops them.
-  it('lets no shared, service or dedicated worker's fetch reach a refused origin', async function () {
+  it('lets no fetch of a shared, service or dedicated worker reach a refused origin', async function () {
     const tabId = (await server.ok('tabs_create_mcp', { url: allowed.url('/workers') })).structuredContent.tabId;
-    // Both workers ran: their request to the allowed origin arrived after the refused one was tried.
+    // The workers ran: their request to the allowed origin went out after the refused one was tried.
     expect(await allowed.requested('/shared-done'), 'the shared worker ran').to.equal(true);
     expect(await allowed.requested('/sw-done'), 'the service worker ran').to.equal(true);
     expect(await allowed.requested('/dedicated-done'), 'the dedicated worker ran').to.equal(true);
