@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Emulation } from 'webdriver-bidi-protocol';
 import { ToolError } from '../errors.js';
+import { originPacPrefs } from './origin-pac.js';
 
 export type PrefValue = string | number | boolean;
 
@@ -15,6 +16,9 @@ export interface ContextFlags {
   proxyBypass?: string[];
   /** NAME=VALUE each */
   prefs?: string[];
+  /** --allowed-origins / --blocked-origins: also enforced below BiDi, by a proxy auto-config (origin-pac.ts). */
+  allowedOrigins?: string[];
+  blockedOrigins?: string[];
 }
 
 /** What Firefox gets for them: prefs appended to the profile's user.js, variables for its process, BiDi overrides. */
@@ -36,11 +40,23 @@ export function parsePrefValue(raw: string): PrefValue {
   return raw.replace(/^"(.*)"$/s, '$1');
 }
 
-/** "host:port" or "http://host:port": the proxy every request goes through (localhost included). */
-function proxyPrefs(server: string, bypass: string[]): Record<string, PrefValue> {
+function proxyUrl(server: string): { url: URL; port: number } {
   const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(server) ? server : `http://${server}`);
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   if (!url.hostname || !port) throw bad('proxy-server', `expected host:port, got ${JSON.stringify(server)}`);
+  return { url, port };
+}
+
+/** The proxy in a PAC's words ("PROXY host:port", "SOCKS5 host:port"). */
+function proxyForPac(server: string): string {
+  const { url, port } = proxyUrl(server);
+  const kind = url.protocol === 'socks4:' ? 'SOCKS' : url.protocol.startsWith('socks') ? 'SOCKS5' : 'PROXY';
+  return `${kind} ${url.host.replace(/:\d+$/, '')}:${port}`;
+}
+
+/** "host:port" or "http://host:port": the proxy every request goes through (localhost included). */
+function proxyPrefs(server: string, bypass: string[]): Record<string, PrefValue> {
+  const { url, port } = proxyUrl(server);
   const socks = url.protocol.startsWith('socks');
   return {
     'network.proxy.type': 1,
@@ -87,6 +103,12 @@ export function launchTuning(flags: ContextFlags): LaunchTuning {
     const at = entry.indexOf('=');
     if (at <= 0) throw bad('pref', `expected NAME=VALUE, got ${JSON.stringify(entry)}`);
     prefs[entry.slice(0, at).trim()] = parsePrefValue(entry.slice(at + 1).trim());
+  }
+  const origins = { allowedOrigins: flags.allowedOrigins ?? [], blockedOrigins: flags.blockedOrigins ?? [] };
+  if (origins.allowedOrigins.length || origins.blockedOrigins.length) {
+    // After --pref: the rules win over a proxy pref. The PAC also carries the user's proxy (and its bypass list) for the requests it lets through.
+    const through = flags.proxyServer ? { proxy: proxyForPac(flags.proxyServer), bypass: flags.proxyBypass ?? [] } : undefined;
+    Object.assign(prefs, originPacPrefs(origins, through));
   }
   return { prefs, env, ...(geolocation ? { geolocation } : {}) };
 }
