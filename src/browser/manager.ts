@@ -38,6 +38,11 @@ export class BrowserManager {
     return () => this.listeners.delete(listener);
   }
 
+  /** Listeners on launches: one per Session not closed yet (the test tool test_server_state reports it). */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
   get live(): Browser | null {
     return this.current && !this.current.crashed ? this.current : null;
   }
@@ -77,6 +82,7 @@ export class BrowserManager {
           isolated: this.options.isolated,
           headed: this.options.headed,
           viewport: this.options.viewport,
+          deviceScaleFactor: this.options.deviceScaleFactor,
           outputDir: this.options.outputDir,
           downloadQuota: this.options.downloadQuota,
           maxTabsPerGroup: this.options.maxTabs,
