@@ -46,19 +46,24 @@ function lateBound(holder, what) {
   );
 }
 
+/** Registers a `before` that starts something and an `after` that closes it; returns its late-bound handle. */
+function useStarted(start, what) {
+  const holder = { live: null };
+  before(async function () {
+    holder.live = await start();
+  });
+  after(async function () {
+    await holder.live?.close();
+  });
+  return lateBound(holder, what);
+}
+
 /**
  * A fixture server for the calling describe block (started before its tests, closed after them). `routes` may be
  * a function, called in the hook: routes that name another server's origin are built once that server is up.
  */
 export function useSite(routes = {}) {
-  const holder = { live: null };
-  before(async function () {
-    holder.live = await startFixtureServer(typeof routes === 'function' ? routes() : routes);
-  });
-  after(async function () {
-    await holder.live?.close();
-  });
-  return lateBound(holder, 'the fixture server');
+  return useStarted(() => startFixtureServer(typeof routes === 'function' ? routes() : routes), 'the fixture server');
 }
 
 /**
@@ -66,14 +71,7 @@ export function useSite(routes = {}) {
  * the hook (flags that name a fixture server's port).
  */
 export function useServer(options = {}) {
-  const holder = { live: null };
-  before(async function () {
-    holder.live = await startServer(typeof options === 'function' ? options() : options);
-  });
-  after(async function () {
-    await holder.live?.close();
-  });
-  return lateBound(holder, 'the firefox-use server');
+  return useStarted(() => startServer(typeof options === 'function' ? options() : options), 'the firefox-use server');
 }
 
 /**
