@@ -107,7 +107,8 @@ export class Browser extends EventEmitter<{
     private readonly bidi: BidiConnection,
     readonly host: BrowserHost,
     readonly options: BrowserOptions,
-    readonly version: string,
+    /** Browser name and version from the session's capabilities ("Firefox" until Firefox has answered session.new). */
+    public version: string,
   ) {
     super();
     this.downloadQuota = options.downloadQuota ? new DownloadQuota(options.downloadQuota, (key) => this.denyDownloads(key)) : null;
@@ -119,7 +120,10 @@ export class Browser extends EventEmitter<{
     let bidi: BidiConnection | null = null;
     try {
       bidi = await BidiConnection.connect(`${firefox.endpoint}/session`);
-      const session = await bidi.send(
+      // Firefox makes the session at once but holds its reply until the window's idle startup tasks have run
+      // (~2 s on this machine), and serves commands on the connection meanwhile. So the browser is set up as soon
+      // as the first window has a tab, and the reply is awaited in the background.
+      const session = bidi.send(
         'session.new',
         {
           capabilities: {
@@ -128,16 +132,22 @@ export class Browser extends EventEmitter<{
         },
         { timeout: 45_000 },
       );
+      const answered = await Promise.race([session.then(() => true), firstWindow(bidi, 45_000, session).then(() => false)]);
       const sessionAt = performance.now() - firefox.phases.startedAt;
-      const browser = await Browser.attach(bidi, host, options, `${session.capabilities.browserName} ${session.capabilities.browserVersion}`);
+      const browser = await Browser.attach(bidi, host, options, answered ? versionOf(await session) : 'Firefox');
       browser.startup = { ...firefox.phases, session: sessionAt, ready: performance.now() - firefox.phases.startedAt };
+      if (!answered) {
+        session.then(
+          (reply) => (browser.version = versionOf(reply)),
+          (error: unknown) => browser.onLost(error instanceof Error ? error : new Error(String(error))),
+        );
+      }
       return browser;
     } catch (error) {
       bidi?.close();
       firefox.killNow();
       await firefox.waitForExit(2_000);
-      firefox.profile.release();
-      throw error instanceof ToolError ? error : new ToolError('launch_failed', `Firefox started but its BiDi session failed: ${(error as Error).message}`);
+      throw error;
     }
   }
 
@@ -315,7 +325,7 @@ export class Browser extends EventEmitter<{
     }
   }
 
-  private onLost(error: Error): void {
+  onLost(error: Error): void {
     if (this.crashed) return;
     this.crashed = this.closing ? new ToolError('browser_crashed', 'Firefox was shut down.') : new ToolError('browser_crashed', `Firefox stopped unexpectedly: ${error.message}`);
     for (const tab of this.tabsById.values()) tab.markClosed('browser_crashed');
@@ -536,4 +546,27 @@ export class Browser extends EventEmitter<{
     await this.host.shutdown(this.bidi, graceMs, !this.crashed);
     this.bidi.close();
   }
+}
+
+function versionOf(reply: { capabilities: { browserName: string; browserVersion: string } }): string {
+  return `${reply.capabilities.browserName} ${reply.capabilities.browserVersion}`;
+}
+
+/**
+ * Resolves once Firefox's first window has a tab (from then on browsingContext commands work), or once `until`
+ * settles: the session's own answer makes the polling moot.
+ */
+async function firstWindow(bidi: BidiConnection, timeoutMs: number, until: Promise<unknown>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let settled = false;
+  until.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  while (Date.now() < deadline && !settled) {
+    const tree = await bidi.send('browsingContext.getTree', { maxDepth: 0 }, { timeout: timeoutMs }).catch(() => null);
+    if (tree && tree.contexts.length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new ToolError('launch_failed', `Firefox opened no window within ${Math.round(timeoutMs / 1000)} s.`);
 }
