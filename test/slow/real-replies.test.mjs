@@ -202,6 +202,18 @@ describe('real apps: replies an agent can trust (issue 18)', function () {
       expect(server.text(never)).to.match(/was not shown after 0\.\d s \(timeout\)/);
     });
 
+    it('a click that loads a new page answers once it has settled: the Python docs search shows its results, or says it had not settled', async function () {
+      const page = await call('navigate', { url: apps.url('/pydocs/library/sys.html') });
+      const box = /- textbox "Quick search" \[ref=(ref_\d+)\]/.exec(page)[1];
+      const go = /- button "Go" \[ref=(ref_\d+)\]/.exec(page)[1];
+      await call('computer', { action: 'type', ref: box, text: 'getrecursionlimit' });
+      // Sphinx fetches its search index after the page is parsed, then renders the results.
+      const found = await call('computer', { action: 'left_click', ref: go });
+      expect(found).to.match(/^New page: Search/m);
+      if (!/- link "sys\.getrecursionlimit" \[ref=ref_\d+\]/.test(found)) expect(found).to.match(/\(The page had not settled: [^)]* after \d\.\d s; this is what it showed then\.\)/);
+      else expect(found).to.match(/- textbox "Search" \[ref=ref_\d+\] \[value="getrecursionlimit"\]/);
+    });
+
     it('wait_for refuses a call without text or ref, naming the field', async function () {
       const result = await server.call('wait_for', { tabId });
       expect(result.isError).to.equal(true);
@@ -222,6 +234,8 @@ describe('real apps: replies an agent can trust (issue 18)', function () {
       await call('computer', { action: 'left_click', ref: amount });
       const desc = await call('computer', { action: 'left_click', ref: amount });
       expect(desc).to.include('Sorted by amount desc');
+      // The header says which way it sorts (aria-sort), as a screen reader would.
+      expect(desc).to.match(/- columnheader "Amount" \[ref=ref_\d+\] \[sort=descending\]/);
       // The highest amount (999.5) is on orders 28 and 1028: the first row listed is one of them, not a row of the old order.
       expect(desc).to.match(/^- row "(28 Monk 28|1028 Monk 1028) 999\.5 Shipped" \[ref=ref_\d+\]/m);
       expect(desc).to.not.include('Opened grid');
