@@ -36,6 +36,21 @@ describe('hostile pages: replies that stay true', function () {
     });
   }
 
+  for (const [mode, paste] of [['replace', false], ['cover', false], ['replace', true]]) {
+    it(`types into a field by ref only after the same press check: never presses "Delete account" put there on hover (${mode}${paste ? ', paste' : ''})`, async function () {
+      await server.ok('navigate', { tabId, url: fixtures.url(`/hostile/swap.html?mode=${mode}&field=1`) });
+      const ref = await refOf(server, tabId, '#cancel');
+      const typed = await server.call('computer', { tabId, action: 'type', ref, text: 'hello', ...(paste ? { paste: true } : {}) });
+      const text = server.text(typed);
+      expect(text).to.match(/NOT pressed/);
+      expect(text).to.include('Delete account');
+      expect(text).to.match(/Nothing was (typed|pasted)/);
+      expect(typed.structuredContent.ok, text).to.equal(false);
+      expect(typed.structuredContent.delivered, text).to.equal(false);
+      expect(await textOf(server, tabId, '#log')).to.equal('nothing yet');
+    });
+  }
+
   it('says the press landed on another element when the page swapped it after the pointer arrived', async function () {
     await server.ok('navigate', { tabId, url: fixtures.url('/hostile/swap.html?mode=late') });
     const ref = await refOf(server, tabId, '#cancel');

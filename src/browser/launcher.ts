@@ -32,7 +32,34 @@ export interface StartupPhases {
   startedAt: number;
 }
 
-type FirefoxProcess = ResultPromise<{ detached: true; stdin: 'ignore'; stdout: 'ignore'; stderr: 'pipe'; reject: false; buffer: false }>;
+/** Execa hands Firefox's stderr to this generator a line at a time; it yields nothing, so nothing piles up. */
+type LineSink = (line: unknown) => Generator<never, void, unknown>;
+type FirefoxProcess = ResultPromise<{ detached: true; stdin: 'ignore'; stdout: 'ignore'; stderr: LineSink; reject: false; buffer: false }>;
+
+/**
+ * Firefox's stderr as execa splits it into lines: the last 40 kept for launch_failed and crash reports, and the
+ * BiDi endpoint handed on once a line names it.
+ */
+function stderrWatch(): { tail: string[]; sink: LineSink; whenEndpoint(callback: (endpoint: string) => void): void } {
+  const tail: string[] = [];
+  let onEndpoint: (endpoint: string) => void = () => undefined;
+  // A transform that keeps nothing: it yields no line, so the piped stream never fills.
+  // eslint-disable-next-line require-yield
+  const sink: LineSink = function* (chunk) {
+    const line = String(chunk);
+    tail.push(line);
+    if (tail.length > 40) tail.shift();
+    const endpoint = ENDPOINT_LINE.exec(line)?.[1];
+    if (endpoint) onEndpoint(endpoint);
+  };
+  return {
+    tail,
+    sink,
+    whenEndpoint(callback) {
+      onEndpoint = callback;
+    },
+  };
+}
 
 /** A running Firefox that this process started and must stop. */
 export class LaunchedFirefox {
@@ -90,13 +117,14 @@ export async function launchFirefox(options: LaunchOptions): Promise<LaunchedFir
   rmSync(join(profile.dir, 'WebDriverBiDiServer.json'), { force: true });
   const args = ['--no-remote', '--profile', profile.dir, '--remote-debugging-port=0', '--remote-allow-hosts', 'localhost,127.0.0.1'];
   if (!options.headed) args.unshift('-headless');
+  const stderr = stderrWatch();
   let child: FirefoxProcess;
   try {
     child = execa(found.path, args, {
       detached: true,
       stdin: 'ignore',
       stdout: 'ignore',
-      stderr: 'pipe',
+      stderr: stderr.sink,
       reject: false,
       buffer: false,
       cleanup: false,
@@ -117,10 +145,9 @@ export async function launchFirefox(options: LaunchOptions): Promise<LaunchedFir
   const spawn = performance.now() - startedAt;
   const unguard = child.pid ? guardProcessGroup(child.pid, profile.isolated ? profile.dir : undefined) : () => undefined;
   child.on('exit', unguard);
-  const tail: string[] = [];
   try {
-    const endpoint = await readEndpoint(child, profile.dir, tail);
-    return new LaunchedFirefox(child, profile, found.path, endpoint, tail, { startedAt, spawn, endpoint: performance.now() - startedAt });
+    const endpoint = await readEndpoint(child, profile.dir, stderr);
+    return new LaunchedFirefox(child, profile, found.path, endpoint, stderr.tail, { startedAt, spawn, endpoint: performance.now() - startedAt });
   } catch (error) {
     if (child.pid) killGroup(child.pid);
     await child.catch(() => undefined);
@@ -137,9 +164,9 @@ export function firefoxEnvironment(env: NodeJS.ProcessEnv): Record<string, strin
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && PASSED_ENV.test(entry[0])));
 }
 
-function readEndpoint(child: FirefoxProcess, profileDir: string, tail: string[]): Promise<string> {
+function readEndpoint(child: FirefoxProcess, profileDir: string, stderr: ReturnType<typeof stderrWatch>): Promise<string> {
+  const { tail } = stderr;
   return new Promise((resolve, reject) => {
-    let buffered = '';
     let settled = false;
     const finish = (error: Error | null, endpoint?: string) => {
       if (settled) return;
@@ -149,18 +176,7 @@ function readEndpoint(child: FirefoxProcess, profileDir: string, tail: string[])
       if (error) reject(error);
       else resolve(endpoint!);
     };
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      buffered += chunk;
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) {
-        tail.push(line);
-        if (tail.length > 40) tail.shift();
-        const match = ENDPOINT_LINE.exec(line);
-        if (match) finish(null, match[1]);
-      }
-    });
+    stderr.whenEndpoint((endpoint) => finish(null, endpoint));
     child.on('exit', (code, signal) => {
       finish(
         new ToolError('launch_failed', `Firefox exited before it was ready (code ${code}, signal ${signal}).\n${tail.slice(-10).join('\n')}`),

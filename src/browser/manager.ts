@@ -38,6 +38,11 @@ export class BrowserManager {
     return () => this.listeners.delete(listener);
   }
 
+  /** Listeners on launches: one per Session not closed yet (the test tool test_server_state reports it). */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
   get live(): Browser | null {
     return this.current && !this.current.crashed ? this.current : null;
   }

@@ -23,7 +23,7 @@ export function normalizeHost(host: string): string {
   return name;
 }
 
-interface OriginPattern {
+export interface OriginPattern {
   /** "https:", or null for any scheme. */
   scheme: string | null;
   host: string;
@@ -34,7 +34,7 @@ interface OriginPattern {
 }
 
 /** "https://example.com", "example.com:8443" (any scheme), "*.example.com" (any subdomain); a path is ignored. */
-function parsePattern(pattern: string): OriginPattern | null {
+export function parsePattern(pattern: string): OriginPattern | null {
   let rest = pattern.trim();
   let scheme: string | null = null;
   const schemed = /^([a-z][a-z0-9+.-]*):\/\//i.exec(rest);

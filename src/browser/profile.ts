@@ -1,4 +1,4 @@
-import { chmodSync, appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, appendFileSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +6,9 @@ import { ToolError } from '../errors.js';
 import { userJsLines, type PrefValue } from './launch-prefs.js';
 
 const LOCK_FILE = 'firefox-use.lock';
+const ISOLATED_PREFIX = 'firefox-use-isolated-';
+/** An isolated profile without our lock this old is left from a start that died before it took the lock. */
+const UNLOCKED_GRACE_MS = 60_000;
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** The template shipped with the package: `profiles/user.js` beside `dist/`. */
@@ -34,12 +37,20 @@ export interface LockInfo {
   startedAt: string;
 }
 
+/**
+ * Whether the process runs. A killed process whose parent died is a zombie until PID 1 reaps it, and some inits (a
+ * container's) never do: signal 0 still reaches it, so on Linux its state in /proc is read too.
+ */
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
   }
 }
 
@@ -59,6 +70,46 @@ export function lockHolder(dir: string): LockInfo | null {
   return info;
 }
 
+/** True when the Firefox that holds this profile (its `lock` symlink, "host:+PID") still runs. */
+function firefoxHolds(dir: string): boolean {
+  try {
+    const pid = Number(/\+(\d+)$/.exec(readlinkSync(join(dir, 'lock')))?.[1]);
+    return Number.isInteger(pid) && pid > 0 && processAlive(pid);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Deletes throwaway profiles whose server is gone. The server deletes its own on exit and a watchdog does if the
+ * server is SIGKILLed; when both (and Firefox) were killed at once nothing is left to do it, so every later start
+ * does: a profile of this user whose lock names a dead process and that no running Firefox holds. Returns them.
+ */
+export function reapIsolatedProfiles(root = tmpdir()): string[] {
+  const reaped: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(root).filter((name) => name.startsWith(ISOLATED_PREFIX));
+  } catch {
+    return reaped;
+  }
+  for (const name of names) {
+    const dir = join(root, name);
+    try {
+      const info = lstatSync(dir);
+      if (!info.isDirectory() || info.uid !== process.getuid?.()) continue;
+      const lock = readLock(dir);
+      if (lock ? lock.pid === process.pid || processAlive(lock.pid) : Date.now() - info.mtimeMs < UNLOCKED_GRACE_MS) continue;
+      if (firefoxHolds(dir)) continue;
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+      reaped.push(dir);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return reaped;
+}
+
 /** An owned profile directory, locked to this process until released. */
 export class OwnedProfile {
   private released = false;
@@ -70,7 +121,8 @@ export class OwnedProfile {
 
   /** Creates (or reuses) the profile, takes its lock and refreshes the prefs from the template. */
   static acquire(profile: string, isolated: boolean, extraPrefs: Record<string, PrefValue> = {}): OwnedProfile {
-    const dir = isolated ? mkdtempSync(join(tmpdir(), 'firefox-use-isolated-')) : resolveProfileDir(profile);
+    reapIsolatedProfiles();
+    const dir = isolated ? mkdtempSync(join(tmpdir(), ISOLATED_PREFIX)) : resolveProfileDir(profile);
     // Cookies and saved logins are for this user only: the profile (and a profiles root we make) is 0700, which
     // also covers the files Firefox creates inside with its own umask. An older profile made 0755 is tightened.
     const named = !isolated && dir.startsWith(profilesRoot());

@@ -9,8 +9,8 @@ import { DownloadLog } from './downloads.js';
 import { FrameLinks } from './frames.js';
 import { NetworkLog } from './network-log.js';
 import type { RefRegistry } from './refs.js';
-import type { PageArgs, PageOperationName, PageResult } from './page-types.js';
-import { CALL_STUB, ELEMENT_STUB, NOT_INSTALLED, SANDBOX, pageScriptSource, type PageAnswer } from './page-script.js';
+import { PageScripts, type PageCallArgs } from './page-calls.js';
+import type { PageOperationName, PageResult } from './page-types.js';
 
 const ACTIVATE_WAIT_MS = 500;
 
@@ -28,20 +28,6 @@ export interface TabTimeouts {
   navigation: number;
 }
 
-export interface PageCallOptions {
-  /** A frame's browsing context; the tab's top-level context by default. */
-  context?: string;
-  timeout?: number;
-  /** True when the call may change the page (a timeout is then reported with unknown effects). */
-  write?: boolean;
-  /** Elements (BiDi shared references) handed to the op as its second argument. */
-  nodes?: Script.SharedReference[];
-}
-
-/** An operation's argument, optional when it takes none, then the call's options. */
-type PageCallArgs<Op extends PageOperationName> =
-  Record<string, never> extends PageArgs<Op> ? [args?: PageArgs<Op>, options?: PageCallOptions] : [args: PageArgs<Op>, options?: PageCallOptions];
-
 /** What a tab shares with the other tabs of its browser: the one ref namespace and the tree of contexts. */
 export interface TabShared {
   refs: RefRegistry;
@@ -51,10 +37,10 @@ export interface TabShared {
 /** A navigation of the tab's top-level context, as the Browser routes BiDi's navigation events to it. */
 export type NavigationEvent = ['started' | 'committed' | 'failed', BrowsingContext.NavigationInfo];
 
-/** Why a tab can no longer be used. */
 /** A screenshot's encoding: lossless PNG, or JPEG at a quality of 1-100. */
 export type ImageFormat = { type: 'png' } | { type: 'jpeg'; quality: number };
 
+/** Why a tab can no longer be used. */
 export type ClosedReason = 'closed_by_tool' | 'closed_by_page' | 'browser_crashed' | 'session_ended';
 
 /**
@@ -75,6 +61,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   private url = '';
   /** Queue so calls on one tab run in order while other tabs run in parallel. */
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly scripts: PageScripts;
 
   /** The tab's console messages, requests, downloads and iframe links, fed by the Browser. */
   readonly console = new ConsoleLog();
@@ -99,6 +86,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     this.size = { ...viewport };
     this.refs = shared.refs;
     this.contexts = shared.contexts;
+    this.scripts = new PageScripts(bidi, this);
   }
 
   get dialog(): OpenDialog | null {
@@ -215,87 +203,21 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   /** Calls a page-script operation in the sandbox realm, installing the scripts first if this document lacks them. */
   async callPage<Op extends PageOperationName>(op: Op, ...[args, options = {}]: PageCallArgs<Op>): Promise<PageResult<Op>> {
     const context = options.context ?? this.context;
-    const timeout = options.timeout ?? this.timeouts.action;
-    const params: Script.CallFunctionParameters = {
-      functionDeclaration: CALL_STUB,
-      awaitPromise: true,
-      target: { context, sandbox: SANDBOX },
-      arguments: [
-        { type: 'string', value: op },
-        { type: 'string', value: JSON.stringify(args ?? {}) },
-        ...(options.nodes ?? []),
-      ],
-      resultOwnership: 'none',
-    };
-    let text = await this.callScript(params, timeout, options.write);
-    if (text === NOT_INSTALLED) {
-      await this.installPageScripts(context, timeout);
-      text = await this.callScript(params, timeout, options.write);
+    const value = await this.scripts.call(op, args, options, context);
+    const page = value as { title?: unknown; url?: unknown } | null;
+    if (context === this.context && page && typeof page === 'object' && typeof page.title === 'string' && typeof page.url === 'string') {
+      this.title = page.title;
+      this.url = page.url;
     }
-    const answer = JSON.parse(text) as PageAnswer<PageResult<Op>>;
-    if (!answer.ok) {
-      throw new ToolError(answer.error.code as ToolError['code'], answer.error.message, { ...(answer.error.details ?? {}), tabId: this.id });
-    }
-    const value = answer.value as { title?: unknown; url?: unknown } | null;
-    if (context === this.context && value && typeof value === 'object' && typeof value.title === 'string' && typeof value.url === 'string') {
-      this.title = value.title;
-      this.url = value.url;
-    }
-    return answer.value;
+    return value;
   }
 
   /**
    * A BiDi shared reference to the element of a ref's (frame, document, local id), for commands that take an
    * element (input.setFiles). A document without page scripts cannot hold our ids: the ref is then stale.
    */
-  async elementReference(frameContext: string, docId: string, localId: number): Promise<Script.SharedReference> {
-    const result = await this.race(
-      this.bidi.send(
-        'script.callFunction',
-        {
-          functionDeclaration: ELEMENT_STUB,
-          awaitPromise: false,
-          target: { context: frameContext, sandbox: SANDBOX },
-          arguments: [
-            { type: 'string', value: docId },
-            { type: 'number', value: localId },
-          ],
-          resultOwnership: 'none',
-        },
-        { timeout: this.timeouts.action },
-      ),
-    );
-    if (result.type === 'exception') throw new ToolError('internal_error', `Page script failed: ${result.exceptionDetails.text}`, { tabId: this.id });
-    const value = result.result;
-    if (value.type === 'node' && value.sharedId) return { sharedId: value.sharedId };
-    if (value.type === 'string' && value.value !== NOT_INSTALLED) {
-      const answer = JSON.parse(value.value) as PageAnswer<never>;
-      if (!answer.ok) throw new ToolError(answer.error.code as ToolError['code'], answer.error.message, { ...(answer.error.details ?? {}), tabId: this.id });
-    }
-    throw new ToolError('ref_stale', 'That ref belongs to an earlier document in this frame (the page navigated or reloaded).', {
-      reason: 'other_document',
-      tabId: this.id,
-    });
-  }
-
-  private async callScript(params: Script.CallFunctionParameters, timeout: number, write?: boolean): Promise<string> {
-    const result = await this.race(this.bidi.send('script.callFunction', params, { timeout, write }));
-    if (result.type === 'exception') {
-      throw new ToolError('internal_error', `Page script failed: ${result.exceptionDetails.text}`, { tabId: this.id });
-    }
-    const value = result.result;
-    if (value.type !== 'string') throw new ToolError('internal_error', `Page script returned ${value.type}, not text.`);
-    return value.value;
-  }
-
-  private async installPageScripts(context: string, timeout: number): Promise<void> {
-    await this.race(
-      this.bidi.send(
-        'script.evaluate',
-        { expression: pageScriptSource(), awaitPromise: false, target: { context, sandbox: SANDBOX }, resultOwnership: 'none' },
-        { timeout },
-      ),
-    );
+  elementReference(frameContext: string, docId: string, localId: number): Promise<Script.SharedReference> {
+    return this.scripts.elementReference(frameContext, docId, localId);
   }
 
   /**
@@ -377,29 +299,8 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
    * string and number arguments, a string or boolean result (anything else comes back as ''). userActivation:
    * as if the user had just acted (what a copy command needs).
    */
-  async callSandboxFunction(
-    declaration: string,
-    args: Array<string | number>,
-    timeout: number,
-    options: { userActivation?: boolean; write?: boolean } = {},
-  ): Promise<string | boolean> {
-    const result = await this.race(
-      this.bidi.send(
-        'script.callFunction',
-        {
-          functionDeclaration: declaration,
-          awaitPromise: true,
-          target: { context: this.context, sandbox: SANDBOX },
-          arguments: args.map((value) => (typeof value === 'number' ? { type: 'number' as const, value } : { type: 'string' as const, value })),
-          resultOwnership: 'none',
-          ...(options.userActivation ? { userActivation: true } : {}),
-        },
-        { timeout, ...(options.write ? { write: true } : {}) },
-      ),
-    );
-    if (result.type === 'exception') throw new ToolError('internal_error', `Page script failed: ${result.exceptionDetails.text}`);
-    const value = result.result;
-    return value.type === 'string' || value.type === 'boolean' ? value.value : '';
+  callSandboxFunction(declaration: string, args: Array<string | number>, timeout: number, options: { userActivation?: boolean; write?: boolean } = {}): Promise<string | boolean> {
+    return this.scripts.sandboxFunction(declaration, args, timeout, options);
   }
 
   /**
@@ -407,20 +308,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
    * promise; nodes come back as shared references (javascript_tool).
    */
   evaluateInPage(expression: string): Promise<Script.EvaluateResult> {
-    return this.race(
-      this.bidi.send(
-        'script.evaluate',
-        {
-          expression,
-          target: { context: this.context },
-          awaitPromise: true,
-          resultOwnership: 'none',
-          userActivation: true,
-          serializationOptions: { maxDomDepth: 0, maxObjectDepth: 6, includeShadowTree: 'none' },
-        },
-        { timeout: this.timeouts.action, write: true },
-      ),
-    );
+    return this.scripts.evaluateInPage(expression);
   }
 
   /** `context` may be a frame's: input then goes straight into its document, in its viewport's coordinates. */
@@ -489,37 +377,10 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
    * The child contexts that iframe elements (page-local ids in `docId` of `context`) show, null for one that shows
    * none: in the sandbox, each element's contentWindow comes back from BiDi as `{type: "window", value: {context}}`.
    */
-  async frameContextsOf(context: string, docId: string, ids: number[]): Promise<Array<string | null>> {
-    const result = await this.race(
-      this.bidi.send(
-        'script.callFunction',
-        {
-          functionDeclaration: WINDOWS_OF,
-          awaitPromise: false,
-          target: { context, sandbox: SANDBOX },
-          arguments: [
-            { type: 'string', value: docId },
-            { type: 'string', value: JSON.stringify(ids) },
-          ],
-          resultOwnership: 'none',
-          serializationOptions: { maxObjectDepth: 1 },
-        },
-        { timeout: this.timeouts.action },
-      ),
-    );
-    if (result.type !== 'success' || result.result.type !== 'array') return [];
-    const values = (result.result.value ?? []) as Script.RemoteValue[];
-    return ids.map((_id, index) => {
-      const value = values[index];
-      return value?.type === 'window' ? (value as Script.WindowProxyRemoteValue).value.context : null;
-    });
+  frameContextsOf(context: string, docId: string, ids: number[]): Promise<Array<string | null>> {
+    return this.scripts.frameContextsOf(context, docId, ids);
   }
 }
-
-const WINDOWS_OF = `function (docId, ids) {
-  const of = globalThis.__firefoxUseFrameWindows;
-  return of ? of(docId, JSON.parse(ids)) : null;
-}`;
 
 export function dialogError(tabId: number, dialog: OpenDialog, duringCall = false): ToolError {
   const what = dialog.type === 'beforeunload' ? 'A "leave page?" (beforeunload) dialog' : `A ${dialog.type} dialog`;

@@ -1,5 +1,5 @@
 import { computerTool } from './computer.js';
-import { testRefTool, testTextTool } from './computer/test-ref.js';
+import { testRefTool, testServerStateTool, testTextTool } from './computer/test-ref.js';
 import { dialogTool } from './dialog.js';
 import { findTool } from './find.js';
 import { navigateTool } from './navigate.js';
@@ -19,6 +19,6 @@ import { waitForTool } from './wait-for.js';
 import { cookiesClearTool, cookiesListTool, cookiesSetTool, storageStateSaveTool } from './storage.js';
 
 /** Every tool, in the order clients list them. */
-export const allTools: Tool[] = [tabsContextTool, tabsCreateTool, tabsCloseTool, navigateTool, computerTool, dialogTool, readPageTool, findTool, testRefTool, testTextTool,
+export const allTools: Tool[] = [tabsContextTool, tabsCreateTool, tabsCloseTool, navigateTool, computerTool, dialogTool, readPageTool, findTool, testRefTool, testTextTool, testServerStateTool,
   getPageTextTool, formInputTool, fileUploadTool, javascriptTool, readConsoleTool, readNetworkTool, resizeWindowTool, waitForTool,
   cookiesListTool, cookiesSetTool, cookiesClearTool, storageStateSaveTool];

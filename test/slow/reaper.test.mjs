@@ -39,4 +39,34 @@ describe('no browser outlives its server', function () {
       }
     });
   }
+
+  it('deletes an isolated profile left when the server, its watchdog and Firefox were all SIGKILLed, at the next start', async function () {
+    const first = spawn(process.execPath, [CLI, 'mcp', '--isolated'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    let second;
+    try {
+      const firefox = await waitFor(() => childFirefox(first.pid), 20_000);
+      expect(firefox, 'Firefox started by the server').to.be.a('number');
+      const profile = profileOf(firefox);
+      await waitFor(() => existsSync(`${profile}/WebDriverBiDiServer.json`), 20_000);
+      // Every direct child of the server: Firefox and the watchdog shell.
+      const children = readFileSync(`/proc/${first.pid}/task/${first.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
+      for (const pid of [first.pid, ...children]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone already
+        }
+      }
+      expect(await waitFor(() => !alive(firefox), 10_000), 'Firefox is gone').to.equal(true);
+      expect(existsSync(profile), 'nothing was left to delete the profile').to.equal(true);
+      // The next start of firefox-use (any profile) deletes it.
+      second = spawn(process.execPath, [CLI, 'mcp', '--isolated'], { stdio: ['pipe', 'ignore', 'ignore'] });
+      const deleted = await waitFor(() => !existsSync(profile), 20_000);
+      expect(deleted, `isolated profile ${profile} deleted by the next start`).to.equal(true);
+    } finally {
+      first.kill('SIGKILL');
+      second?.kill('SIGTERM');
+      if (second) await waitFor(() => !alive(second.pid), 10_000);
+    }
+  });
 });

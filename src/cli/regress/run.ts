@@ -46,6 +46,8 @@ interface Worker {
   anchor: Tab | null;
   /** The first worker of a Firefox takes the first window's selected tab; the others need windows of their own. */
   foreground: 'tab' | 'window';
+  /** Captures' sessions being closed (their tabs and user contexts removed) while the worker goes on. */
+  closing: Promise<unknown>[];
 }
 
 const TRACE = process.env['FIREFOX_USE_TRACE_REGRESS'] === '1';
@@ -141,7 +143,14 @@ async function stableCapture(worker: Worker, session: Session, capture: Capture,
   return { png: previous, stable: false };
 }
 
-async function runCapture(worker: Worker, capture: Capture, ctx: { tools: Tool[]; options: ServerOptions; flags: RegressFlags; baselineDir: string; reportDir: string }): Promise<CaptureResult> {
+type RunContext = { tools: Tool[]; options: ServerOptions; flags: RegressFlags; baselineDir: string; reportDir: string };
+
+/**
+ * Captures in the browser, then hands back the comparison still to do, so the worker's next capture loads while
+ * this one is diffed (the diff is CPU in this process, the capture waits on Firefox); the capture's user context
+ * is removed in the background for the same reason.
+ */
+async function runCapture(worker: Worker, capture: Capture, ctx: RunContext): Promise<() => Promise<CaptureResult>> {
   const started = performance.now();
   const base = { id: capture.id, page: capture.page.name, viewport: capture.viewport.name, ...(capture.page.maxDiffPixels !== undefined ? { maxDiffPixels: capture.page.maxDiffPixels } : {}), ...(capture.page.maxDiffRatio !== undefined ? { maxDiffRatio: capture.page.maxDiffRatio } : {}) };
   const file = `${capture.id}.png`;
@@ -159,10 +168,18 @@ async function runCapture(worker: Worker, capture: Capture, ctx: { tools: Tool[]
   try {
     shot = await stableCapture(worker, session, capture, ctx.tools, ctx.options, phases);
   } catch (error) {
-    return done({ status: 'error', failure: true, message: toToolError(error).message });
-  } finally {
+    const failed = done({ status: 'error', failure: true, message: toToolError(error).message });
     await session.close();
+    return () => Promise.resolve(failed);
   }
+  worker.closing.push(session.close().catch(() => undefined));
+  return () => compareShot(shot, { capture, ctx, base, baselinePath, images, done });
+}
+
+async function compareShot(
+  shot: { png: Buffer; stable: boolean },
+  { capture, ctx, baselinePath, images, done }: { capture: Capture; ctx: RunContext; base: object; baselinePath: string; images: string; done: (result: Omit<CaptureResult, 'ms' | 'id' | 'page' | 'viewport'>) => CaptureResult },
+): Promise<CaptureResult> {
   await mkdir(images, { recursive: true });
   const actualRel = `images/${capture.id}.actual.png`;
   const extra = shot.stable ? {} : { unstable: true };
@@ -244,7 +261,7 @@ export async function runRegress(configPath: string, options: ServerOptions, fla
   const workers: Worker[] = Array.from({ length: workerCount }, (_, i) => {
     const manager = managers[i % processes]!;
     const session = new Session(manager);
-    return { manager, session, network: session.browser().then((browser) => new NetworkWatch(browser)), anchor: null, foreground: i < processes ? 'tab' : 'window' };
+    return { manager, session, network: session.browser().then((browser) => new NetworkWatch(browser)), anchor: null, foreground: i < processes ? 'tab' : 'window', closing: [] };
   });
   const ctx = { tools, options, flags, baselineDir, reportDir };
   const results: CaptureResult[] = [];
@@ -253,14 +270,22 @@ export async function runRegress(configPath: string, options: ServerOptions, fla
   try {
     await Promise.all(
       workers.map(async (worker) => {
-        for (let capture = queue.shift(); capture; capture = queue.shift()) {
-          const result = await runCapture(worker, capture, ctx);
-          firstCaptureAt ??= performance.now();
+        const report = (result: CaptureResult): void => {
           results.push(result);
           const line = `${result.failure ? '✗' : '✓'} ${result.id} ${result.status}${result.message ? ` — ${result.message}` : ''} (${result.ms} ms)`;
           // The counter goes to CI logs too: a slow suite must show how far it got.
           process.stderr.write(`[${results.length}/${captures.length}] ${line}\n`);
+        };
+        // One comparison in flight per worker, beside its next capture.
+        let comparing: Promise<void> = Promise.resolve();
+        for (let capture = queue.shift(); capture; capture = queue.shift()) {
+          const compare = await runCapture(worker, capture, ctx);
+          firstCaptureAt ??= performance.now();
+          await comparing;
+          comparing = compare().then(report);
         }
+        await comparing;
+        await Promise.all(worker.closing);
       }),
     );
     if (flags.verbose) process.stderr.write(startupLine('regress', managers[0]!.lastStartup, firstCaptureAt));

@@ -30,6 +30,20 @@ function checkRegion(region: readonly number[] | undefined, viewport: { width: n
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
+/**
+ * The capture should already be `want`'s size; a rounding pixel either way is trimmed off the right and bottom
+ * edges or padded there with copies of the edge pixels, never resampled (which would blur every pixel).
+ */
+async function exactSize(png: Buffer, want: { width: number; height: number }): Promise<Buffer> {
+  const { width = 0, height = 0 } = await sharp(png).metadata();
+  if (width === want.width && height === want.height) return png;
+  const image = sharp(png).extract({ left: 0, top: 0, width: Math.min(width, want.width), height: Math.min(height, want.height) });
+  const right = Math.max(0, want.width - width);
+  const bottom = Math.max(0, want.height - height);
+  if (right || bottom) image.extend({ right, bottom, extendWith: 'copy' });
+  return image.png().toBuffer();
+}
+
 const zoom: ActionHandler = async (context, args) => {
   const { tab } = context;
   const box = checkRegion(args.region, tab.viewport);
@@ -46,10 +60,8 @@ const zoom: ActionHandler = async (context, args) => {
       await tab.setViewport(width, height, 1);
     }
   }
-  // The capture should already be the exact size; a rounding pixel either way is trimmed or padded here.
   const want = { width: Math.round(box.width * scale), height: Math.round(box.height * scale) };
-  const meta = await sharp(png).metadata();
-  if (meta.width !== want.width || meta.height !== want.height) png = await sharp(png).resize(want.width, want.height, { fit: 'fill' }).png().toBuffer();
+  png = await exactSize(png, want);
   const result: ComputerResult = { action: 'zoom', ok: true, width: want.width, height: want.height };
   if (args.save_to_disk) result.savedTo = await saveImage(context.options.outputDir, `tab${tab.id}-zoom`, png);
   const how = scale === 1 ? 'at device pixel ratio 1' : `re-rendered at device pixel ratio ${scale} (${scale} image pixels per CSS pixel)`;

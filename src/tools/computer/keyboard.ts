@@ -2,7 +2,7 @@
 // once focus is there).
 import { chordActions, keySource, textKeys, typeSources } from '../../browser/input/keyboard.js';
 import { parseKeySequence } from '../../browser/input/keys.js';
-import { clickActions, mouseSource, type InputSource } from '../../browser/input/pointer.js';
+import { clickActions, mouseSource, moveTo, type InputSource } from '../../browser/input/pointer.js';
 import { PASTE_CHORD, withClipboardText } from '../../browser/clipboard.js';
 import { DeltaWatch } from '../../browser/delta.js';
 import type { FocusCheck } from '../../browser/page-types.js';
@@ -10,7 +10,7 @@ import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';
 import type { TabToolContext } from '../tool.js';
 import { actionResult, summaryText } from './result.js';
-import { FRAME_EVENT_WAIT_MS, aim, aimAtFocus, dispatch, newToken } from '../../browser/action-engine.js';
+import { FRAME_EVENT_WAIT_MS, aim, aimAtFocus, dispatch, newToken, pointerAt, pressRefused, type Aim, type Dispatched } from '../../browser/action-engine.js';
 
 const KEYS = { watch: ['keydown', 'input'], need: ['keydown'] };
 /** Key presses per performActions call, so a long text cannot run into the action timeout. */
@@ -19,6 +19,38 @@ const CHUNK = 400;
 /** The key probe armed where key events will go (the focused element, followed down into frames); `pin`: every key must reach it. */
 function aimFocus(context: TabToolContext, token: string, delta: DeltaWatch, pin = false) {
   return aimAtFocus(context, token, delta, KEYS.watch, pin);
+}
+
+interface ClickFirst {
+  batches: InputSource[][];
+  between: (index: number) => Promise<boolean>;
+  /** Set by the checks: the press held back (what the page changed), or where focus was after the click. */
+  refused?: string;
+  focus?: FocusCheck;
+}
+
+/**
+ * The click that puts focus on a ref's field, then the keys. Like a click by ref, the press goes out only after the
+ * page's answer to the pointer's arrival was checked (the move is sent alone first), and the keys only once focus is
+ * on the field.
+ */
+function clickFirst(context: TabToolContext, target: Aim, keys: InputSource[][]): ClickFirst {
+  const { tab } = context;
+  const split = !pointerAt(context, target.point);
+  const press = clickActions(target.framePoint, 0, 1);
+  const clicks = split ? [[mouseSource([moveTo(target.framePoint)])], [mouseSource(press.slice(1))]] : [[mouseSource(press)]];
+  const run: ClickFirst = {
+    batches: [...clicks, ...keys],
+    between: async (index) => {
+      if (split && index === 1) return !(run.refused = await pressRefused(context, target));
+      if (index !== clicks.length) return true;
+      const waitMs = target.context === tab.context ? 0 : FRAME_EVENT_WAIT_MS;
+      // Aimed by ref, so the target has its element's ids.
+      run.focus = await tab.callPage('focusCheck', { ref: target.refArgs!, waitMs }, { context: target.context });
+      return run.focus.focused;
+    },
+  };
+  return run;
 }
 
 function keyBatches(keys: string[]): InputSource[][] {
@@ -49,37 +81,36 @@ const type: ActionHandler = async (context, args) => {
       details: typed,
     });
   }
-  // The click and the keys in one pass, with one check between them: keys go out only once focus is on the field.
+  // The click and the keys in one pass: the press check before the button goes down, the focus check before the keys.
   const target = await aim(context, { ref: args.ref }, token, { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'], focusWatch: KEYS.watch, focusPin: true });
-  let focus: FocusCheck | undefined;
-  const between = async (index: number) => {
-    if (index > 1) return true;
-    const waitMs = target.context === tab.context ? 0 : FRAME_EVENT_WAIT_MS;
-    // Aimed by ref, so the target has its element's ids.
-    focus = await tab.callPage('focusCheck', { ref: target.refArgs!, waitMs }, { context: target.context });
-    return focus.focused;
-  };
-  const click = [mouseSource(clickActions(target.framePoint, 0, 1))];
-  const dispatched = await dispatch(context, target, [click, ...keyBatches(keys)], { token, need: ['pointerdown'], focusNeed: KEYS.need }, { between });
+  const run = clickFirst(context, target, keyBatches(keys));
+  const dispatched = await dispatch(context, target, run.batches, { token, need: ['pointerdown'], focusNeed: KEYS.need }, { between: run.between });
   tab.movePointer(target.point);
-  const refused = focus && !focus.focused;
+  return refResult(args.ref, target, dispatched, run, 'the keys', 'typed', typed);
+};
+
+/** The reply of a type by ref: not pressed, pressed without focus (nothing typed), or the click's and the keys' verdicts. */
+function refResult(ref: string, target: Aim, dispatched: Dispatched, run: ClickFirst, keys: string, verb: string, details: string[]) {
+  const { focus, refused } = run;
+  const unfocused = focus && !focus.focused;
   return actionResult({
     action: 'type',
-    ref: args.ref,
+    ref,
     target: target.preparation.aim?.target,
     point: target.point,
     preparation: target.preparation,
     dispatched,
-    verdicts: refused
+    verdicts: unfocused
       ? [{ what: 'the click', report: dispatched.conclusion?.delivery }]
       : [
           { what: 'the click', report: dispatched.conclusion?.delivery },
-          { what: 'the keys', report: dispatched.conclusion?.focusDelivery },
+          { what: keys, report: dispatched.conclusion?.focusDelivery },
         ],
-    details: refused ? [`The click did not put focus on it (focus is on ${summaryText(focus?.focus)}): nothing was typed.`] : typed,
-    extra: refused ? { ok: false, note: 'focus did not reach the field; nothing was typed' } : undefined,
+    details: refused ? [`Nothing was ${verb}.`] : unfocused ? [`The click did not put focus on it (focus is on ${summaryText(focus?.focus)}): nothing was ${verb}.`] : details,
+    ...(refused ? { refused } : {}),
+    extra: unfocused ? { ok: false, note: `focus did not reach the field; nothing was ${verb}` } : undefined,
   });
-};
+}
 
 /**
  * type with paste: the text goes in as one trusted paste (clipboard + ctrl+v), which editors insert as it is.
@@ -113,35 +144,13 @@ async function paste(context: TabToolContext, text: string, ref: string | undefi
     });
   }
   const target = await aim(context, { ref }, token, { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'], focusWatch: KEYS.watch });
-  let focus: FocusCheck | undefined;
-  const between = async () => {
-    const waitMs = target.context === tab.context ? 0 : FRAME_EVENT_WAIT_MS;
-    focus = await tab.callPage('focusCheck', { ref: target.refArgs!, waitMs }, { context: target.context });
-    return focus.focused;
-  };
-  const click = [mouseSource(clickActions(target.framePoint, 0, 1))];
-  const run = await withClipboardText(tab, text, () =>
-    dispatch(context, target, [click, [keySource(chord)]], { token, need: ['pointerdown'], focusNeed: KEYS.need }, { between }),
+  const run = clickFirst(context, target, [[keySource(chord)]]);
+  const pasting = await withClipboardText(tab, text, () =>
+    dispatch(context, target, run.batches, { token, need: ['pointerdown'], focusNeed: KEYS.need }, { between: run.between }),
   );
-  if (!run.placed) return notPlaced();
+  if (!pasting.placed) return notPlaced();
   tab.movePointer(target.point);
-  const refused = focus && !focus.focused;
-  return actionResult({
-    action: 'type',
-    ref,
-    target: target.preparation.aim?.target,
-    point: target.point,
-    preparation: target.preparation,
-    dispatched: run.result,
-    verdicts: refused
-      ? [{ what: 'the click', report: run.result.conclusion?.delivery }]
-      : [
-          { what: 'the click', report: run.result.conclusion?.delivery },
-          { what: 'the paste keys', report: run.result.conclusion?.focusDelivery },
-        ],
-    details: refused ? [`The click did not put focus on it (focus is on ${summaryText(focus?.focus)}): nothing was pasted.`] : pasted,
-    extra: refused ? { ok: false, note: 'focus did not reach the field; nothing was pasted' } : undefined,
-  });
+  return refResult(ref, target, pasting.result, run, 'the paste keys', 'pasted', pasted);
 }
 
 const key: ActionHandler = async (context, args) => {

@@ -1,5 +1,5 @@
-// A stand-in ref source for tests and the benchmark (FIREFOX_USE_TEST_TOOLS=1 only): the ref of the first
-// element matching a CSS selector, issued through the same registry read_page and find use.
+// Tools for tests and the benchmark (FIREFOX_USE_TEST_TOOLS=1 only): the ref of the first element matching a CSS
+// selector, issued through the same registry read_page and find use; an element's text; the count of open sessions.
 import { z } from 'zod';
 import { ToolError } from '../../errors.js';
 import { defineTool, tabIdField } from '../tool.js';
@@ -40,5 +40,20 @@ export const testTextTool = defineTool({
     if (!frameContext) throw new ToolError('not_found', `No frame ${args.frame} in tab ${tab.id}.`);
     const text = await tab.callPage('textOfSelector', { selector: args.selector }, { context: frameContext });
     return { structured: { text } };
+  },
+});
+
+export const testServerStateTool = defineTool({
+  name: 'test_server_state',
+  title: 'Server state (tests only)',
+  description: 'Test helper: how many MCP sessions of this server are still open (the caller included).',
+  scope: 'session',
+  errors: [],
+  enabled: () => process.env['FIREFOX_USE_TEST_TOOLS'] === '1',
+  input: z.strictObject({}),
+  output: z.object({ sessions: z.number() }),
+  annotations: { readOnlyHint: true },
+  handler(context) {
+    return Promise.resolve({ structured: { sessions: context.session.manager.listenerCount } });
   },
 });

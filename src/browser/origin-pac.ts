@@ -1,0 +1,58 @@
+// --allowed-origins / --blocked-origins below BiDi: a proxy auto-config script that Firefox consults for every
+// request of every realm. Firefox ESR 153's Remote Agent emits no network event for a request without a browsing
+// context (shared and service workers), and an <object>/<embed> load reaches the server while BiDi holds what it
+// reported of it; the PAC sees them all and sends a refused origin's requests to a closed port.
+import { parsePattern, type OriginPattern } from './origins.js';
+import type { OriginRules } from './interception.js';
+import type { PrefValue } from './launch-prefs.js';
+
+/** Where refused requests go: a loopback port nothing listens on (the discard port), so they fail at once. */
+export const REFUSED_PROXY = 'PROXY 127.0.0.1:9';
+
+/**
+ * The PAC's decision, written in the plain JavaScript PAC runs (no URL class there). It mirrors originAllowed: the
+ * host is normalized the same way (lower case, no trailing dot, IPv4-mapped IPv6 as IPv4), a port defaults by scheme.
+ */
+function pacSource(allowed: OriginPattern[], blocked: OriginPattern[], through: string): string {
+  return `var ALLOWED = ${JSON.stringify(allowed)}, BLOCKED = ${JSON.stringify(blocked)};
+var PORTS = { "http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21 };
+function norm(host) {
+  host = String(host).toLowerCase().replace(/\\.+$/, "");
+  if (host.indexOf(":") >= 0 && host.charAt(0) !== "[") host = "[" + host + "]";
+  var m = /^\\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\\]$/.exec(host);
+  if (m) { var hi = parseInt(m[1], 16), lo = parseInt(m[2], 16); host = [hi >> 8, hi & 255, lo >> 8, lo & 255].join("."); }
+  return host;
+}
+function matches(p, scheme, host, port) {
+  if (p.scheme && p.scheme !== scheme + ":") return false;
+  if (p.port !== null && p.port !== port) return false;
+  return host === p.host || (p.subdomains && host.slice(-(p.host.length + 1)) === "." + p.host);
+}
+function FindProxyForURL(url, host) {
+  var m = /^([a-z][a-z0-9+.-]*):\\/\\/(?:[^@\\/?#]*@)?(\\[[^\\]]*\\]|[^:\\/?#]*)(?::(\\d+))?/i.exec(url);
+  if (!m) return ${JSON.stringify(through)};
+  var scheme = m[1].toLowerCase(), h = norm(host || m[2]), port = m[3] ? Number(m[3]) : PORTS[scheme];
+  var i;
+  for (i = 0; i < BLOCKED.length; i++) if (matches(BLOCKED[i], scheme, h, port)) return "${REFUSED_PROXY}";
+  if (!ALLOWED.length) return ${JSON.stringify(through)};
+  for (i = 0; i < ALLOWED.length; i++) if (matches(ALLOWED[i], scheme, h, port)) return ${JSON.stringify(through)};
+  return "${REFUSED_PROXY}";
+}`;
+}
+
+/**
+ * Prefs that make Firefox route every request through the rules' PAC. `through` is what an allowed request uses:
+ * "DIRECT", or the --proxy-server's PAC form ("PROXY host:port", "SOCKS5 host:port").
+ */
+export function originPacPrefs(rules: OriginRules, through = 'DIRECT'): Record<string, PrefValue> {
+  const parse = (patterns: string[]) => patterns.map(parsePattern).filter((p): p is OriginPattern => p !== null);
+  const source = pacSource(parse(rules.allowedOrigins), parse(rules.blockedOrigins), through);
+  return {
+    'network.proxy.type': 2,
+    'network.proxy.autoconfig_url': `data:application/x-ns-proxy-autoconfig;charset=utf-8,${encodeURIComponent(source)}`,
+    // Without these Firefox sends loopback hosts straight out, and a refused proxy falls back to a direct request.
+    'network.proxy.allow_hijacking_localhost': true,
+    'network.proxy.failover_direct': false,
+    'network.proxy.no_proxies_on': '',
+  };
+}
