@@ -179,12 +179,21 @@ describe('real apps: replies an agent can trust (issue 18)', function () {
       if (!/- text: of 3\b/.test(page)) expect(page).to.match(/Still changing after \d\.\d s \(the page still showed a loading indicator, div#loadingBar\)/);
     });
 
-    it('the pdf.js viewer shows its page count once wait_for has seen it ("of 3")', async function () {
+    it('the pdf.js viewer shows its page count once wait_for has seen it ("of 3"); Next shows the page number the viewer set', async function () {
       // navigate settles on DOM and network quiet; pdf.js's worker can compile for seconds with neither (known
       // limit, docs/snapshot.md), so an agent that sees "of 0" waits for the count.
       await call('navigate', { url: apps.url('/pdfjs/web/viewer.html?file=/apps/sample.pdf') });
       const waited = await call('wait_for', { text: 'of 3', timeout: 20 });
       expect(waited).to.match(/is shown/);
+      // A second load of the same URL is read once complete, not as an empty untitled page.
+      const again = await call('navigate', { url: apps.url('/pdfjs/web/viewer.html?file=/apps/sample.pdf') });
+      expect(again).to.match(/^(sample\.pdf|PDF\.js viewer) — /);
+      expect(again).to.match(/- button "Next" \[ref=ref_\d+\]/);
+      if (!/- text: of 3\b/.test(again)) await call('wait_for', { text: 'of 3', timeout: 20 });
+      const next = /- button "Next" \[ref=(ref_\d+)\]/.exec(again)[1];
+      // The viewer sets its page number field by script (a value, no mutation): the delta still shows it.
+      const moved = await call('computer', { action: 'left_click', ref: next });
+      expect(moved).to.match(/- spinbutton "Page" \[ref=ref_\d+\] \[value="2"\]/);
     });
 
     it('wait_for answers when a text appears, when an element goes away, and says when time ran out', async function () {
