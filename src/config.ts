@@ -5,7 +5,21 @@ import { z } from 'zod';
 import { ToolError } from './errors.js';
 import { closest } from './suggest.js';
 
-type Kind = 'string' | 'boolean' | 'number' | 'list' | 'viewport' | 'imageFormat' | 'percent' | 'quota';
+type Kind = 'string' | 'boolean' | 'number' | 'list' | 'prefs' | 'viewport' | 'imageFormat' | 'percent' | 'quota' | 'scale';
+
+/** Kinds whose flag may be given more than once; the values add up. */
+export const REPEATABLE: ReadonlySet<Kind> = new Set(['prefs']);
+
+/**
+ * `a=1,b=2` is two prefs, but a comma inside a value (`intl.accept_languages=de-DE,en`) stays: a split happens only
+ * where the next part starts a new NAME=.
+ */
+function splitPrefs(entry: string): string[] {
+  return entry
+    .split(/,(?=\s*[\w.\-[\]]+=)/)
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
 
 /** How much the pages of one session may download (--download-quota FILES,MB). */
 export interface DownloadLimits {
@@ -25,6 +39,8 @@ const VALUE = {
     (raw) => (typeof raw === 'string' ? raw.split(',').map((part) => part.trim()).filter(Boolean) : Array.isArray(raw) ? raw.map(String) : raw),
     z.array(z.string()),
   ),
+  // NAME=VALUE entries: a repeated flag gives an array, a variable or a single flag a comma list, a config file a list.
+  prefs: z.preprocess((raw) => (typeof raw === 'string' ? [raw] : raw), z.array(z.coerce.string()).transform((entries) => entries.flatMap(splitPrefs))),
   viewport: z.preprocess((raw) => {
     const match = /^(\d{2,5})x(\d{2,5})$/.exec(String(raw));
     return match ? { width: Number(match[1]), height: Number(match[2]) } : raw;
@@ -36,6 +52,7 @@ const VALUE = {
   }, z.object({ files: z.number().int().positive(), bytes: z.number().int().positive() })),
   imageFormat: z.enum(['png', 'jpeg']),
   percent: z.preprocess((raw) => (typeof raw === 'number' ? raw : Number(raw)), z.number().int().min(1).max(100)),
+  scale: z.preprocess((raw) => (typeof raw === 'number' ? raw : Number(raw)), z.number().min(0.5).max(4)),
 } satisfies Record<Kind, z.ZodType>;
 
 const EXPECTED: Record<Kind, string> = {
@@ -43,10 +60,12 @@ const EXPECTED: Record<Kind, string> = {
   boolean: 'true or false',
   number: 'a positive whole number',
   list: 'a comma-separated list',
+  prefs: 'NAME=VALUE entries (repeat the flag or separate them with commas)',
   viewport: 'WIDTHxHEIGHT such as 1280x800',
   quota: 'FILES or FILES,MB such as 20,100',
   imageFormat: 'png or jpeg',
   percent: 'a whole number from 1 to 100',
+  scale: 'a number from 0.5 to 4 such as 2',
 };
 
 interface OptionShape {
@@ -67,6 +86,12 @@ const OPTIONS = {
   isolated: { flag: 'isolated', kind: 'boolean', help: 'Throwaway profile, deleted on exit', default: false },
   headed: { flag: 'headed', kind: 'boolean', help: 'Show the Firefox window (headless otherwise)', default: false },
   firefox: { flag: 'firefox', kind: 'string', help: 'Firefox binary (else FIREFOX_BIN, else PATH)', defaultText: 'auto' },
+  deviceScaleFactor: {
+    flag: 'device-scale-factor',
+    kind: 'scale',
+    help: 'devicePixelRatio pages see; screenshots stay in CSS pixels, the coordinates computer takes (zoom shows the detail)',
+    default: 1,
+  },
   viewport: { flag: 'viewport', kind: 'viewport', help: 'Viewport WxH in CSS pixels', default: { width: 1280, height: 800 }, defaultText: '1280x800' },
   // Made absolute against the working directory when the options are resolved.
   outputDir: { flag: 'output-dir', kind: 'string', help: 'Where downloads and saved screenshots go', default: './firefox-use-output' },
@@ -94,7 +119,7 @@ const OPTIONS = {
   token: { flag: 'token', kind: 'string', help: 'serve: bearer token clients must send (visible in ps: prefer FIREFOX_USE_TOKEN or --token-file)', defaultText: 'none' },
   tokenFile: { flag: 'token-file', kind: 'string', help: 'serve: read the bearer token from this file', defaultText: 'none' },
   // Tool groups listed beyond the default ones (storage).
-  caps: { flag: 'caps', kind: 'list', help: 'Tool groups to list beyond the default ones: storage (see docs/tools.md)', default: [], defaultText: 'none' },
+  caps: { flag: 'caps', kind: 'list', help: 'Tool groups to list beyond the default ones: storage, pdf (see docs/tool-list.md)', default: [], defaultText: 'none' },
   // When not empty: exactly these tools are listed (an allow-list).
   tools: { flag: 'tools', kind: 'list', help: 'List only these tools (comma-separated names)', default: [], defaultText: 'all of the groups' },
   // A Playwright storage-state JSON file loaded into every cookie jar at start.
@@ -109,7 +134,7 @@ const OPTIONS = {
   initScript: { flag: 'init-script', kind: 'string', help: 'JavaScript file run in every document before its own scripts', defaultText: 'none' },
   // Accepted for Playwright MCP's users: headless is already the default.
   headless: { flag: 'headless', kind: 'boolean', help: 'Accepted and ignored: headless is the default (see --headed)', default: false, defaultText: 'true' },
-  prefs: { flag: 'pref', kind: 'list', help: 'Firefox prefs NAME=VALUE (comma-separated; a config file takes a list)', default: [], defaultText: 'none' },
+  prefs: { flag: 'pref', kind: 'prefs', help: 'A Firefox pref NAME=VALUE (repeatable; or comma-separated; a config file takes a list)', default: [], defaultText: 'none' },
   // JPEG by default: a third of PNG's time and size in Firefox, small text still legible (docs/benchmark.md).
   screenshotFormat: { flag: 'screenshot-format', kind: 'imageFormat', help: 'computer screenshots as jpeg or png (lossless); zoom stays png', default: 'jpeg' },
   screenshotQuality: { flag: 'screenshot-quality', kind: 'percent', help: 'JPEG quality of screenshots, 1-100', default: 80 },

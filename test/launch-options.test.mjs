@@ -8,9 +8,11 @@ import { createServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startServe } from './helpers/http-server.mjs';
 import { firstTab, startServer } from './helpers/mcp-client.mjs';
+import { waitFor } from './helpers/processes.mjs';
 
-const PROBE = `<!doctype html><title>probe</title><pre id="out"></pre><script>
+const PROBE = `<!doctype html><title>probe</title><a href="/popup" target="_blank" style="display:block;width:200px;height:30px">popup</a><pre id="out"></pre><script>
   const out = document.getElementById('out');
   const say = (line) => (out.textContent += line + '\\n');
   say('language=' + navigator.language);
@@ -73,12 +75,37 @@ describe('launch and context options', function () {
       expect(text).to.include('ua=FirefoxUseTest/1.0');
       expect(text).to.include('platform=FuOS');
       expect(text).to.include('init=yes, before the page');
-      // --geolocation: the page never got a position in ESR 153 headless through the network-provider prefs (issue 16,
-      // open); not asserted until it is done through emulation.setGeolocationOverride.
+      expect(text).to.include('geo=52.520,13.405');
       expect(seenHeaders['user-agent']).to.equal('FirefoxUseTest/1.0');
       expect(seenHeaders['accept-language']).to.match(/^de-DE/);
+
+      // A tab the agent opens and a popup the page opens get the same position.
+      const opened = (await server.ok('tabs_create_mcp', { url: `http://127.0.0.1:${appPort}/second` })).structuredContent.tabId;
+      await server.ok('wait_for', { tabId: opened, text: 'geo' });
+      expect(server.text(await server.ok('get_page_text', { tabId: opened }))).to.include('geo=52.520,13.405');
+      await server.ok('computer', { tabId, action: 'left_click', coordinate: [50, 15] });
+      const popup = await waitFor(async () => {
+        const tabs = (await server.ok('tabs_context_mcp')).structuredContent.tabs;
+        return tabs.find((tab) => tab.url.endsWith('/popup'))?.tabId;
+      }, 10_000, 200);
+      expect(popup, 'the page opened its popup').to.be.a('number');
+      await server.ok('wait_for', { tabId: popup, text: 'geo' });
+      expect(server.text(await server.ok('get_page_text', { tabId: popup }))).to.include('geo=52.520,13.405');
     } finally {
       await server.close();
+    }
+  });
+
+  it('gives each serve session (a user context of its own) the --geolocation position', async function () {
+    const serve = await startServe({ args: ['--isolated', '--geolocation=-33.8688,151.2093'] });
+    try {
+      for (const session of [await serve.connect(), await serve.connect()]) {
+        const tabId = (await session.ok('tabs_create_mcp', { url: `http://127.0.0.1:${appPort}/` })).structuredContent.tabId;
+        await session.ok('wait_for', { tabId, text: 'geo' });
+        expect(session.text(await session.ok('get_page_text', { tabId }))).to.include('geo=-33.869,151.209');
+      }
+    } finally {
+      await serve.stop();
     }
   });
 

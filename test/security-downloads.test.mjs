@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFixtureServer } from './helpers/fixtures.mjs';
+import { closeAfterEach, useSite } from './helpers/browser-suite.mjs';
 import { startServer } from './helpers/mcp-client.mjs';
 import { waitFor } from './helpers/processes.mjs';
 
@@ -17,13 +17,9 @@ function filesIn(dir) {
 
 describe('security: download quota per session', function () {
   this.timeout(180_000);
-  let site;
-  let server;
   /** Requests for a file the fixture server has had. */
   let hits = 0;
-
-  before(async function () {
-    site = await startFixtureServer({
+  const site = useSite({
       '/file': (req, res, url) => {
         hits++;
         const size = Number(url.searchParams.get('kb') ?? 64) * KB;
@@ -44,18 +40,11 @@ describe('security: download quota per session', function () {
     }
   });
 </script>`),
-    });
   });
-  afterEach(async function () {
-    await server?.close();
-    server = null;
-  });
-  after(async function () {
-    await site?.close();
-  });
+  const own = closeAfterEach();
 
   it('stops a page that writes 40 files in one click at the default quota (20 files) and says so', async function () {
-    server = await startServer();
+    const server = own(await startServer());
     const tabId = (await server.ok('tabs_create_mcp', { url: site.url('/flood') })).structuredContent.tabId;
     hits = 0;
     const click = await server.call('computer', { tabId, action: 'left_click', coordinate: [100, 30] });
@@ -79,7 +68,7 @@ describe('security: download quota per session', function () {
   });
 
   it('refuses the download that goes past the byte limit of --download-quota and deletes its file', async function () {
-    server = await startServer({ args: ['--isolated', '--download-quota', '10,1'] });
+    const server = own(await startServer({ args: ['--isolated', '--download-quota', '10,1'] }));
     const tabId = (await server.ok('tabs_create_mcp', { url: site.url('/flood?count=1&kb=700') })).structuredContent.tabId;
     const first = await server.ok('navigate', { tabId, url: site.url('/file?n=first&kb=700') });
     expect(server.text(first)).to.include('ffirst.bin to ');

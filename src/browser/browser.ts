@@ -18,6 +18,8 @@ import type { Storage } from 'webdriver-bidi-protocol';
 
 export interface BrowserOptions extends LaunchOptions {
   viewport: { width: number; height: number };
+  /** --device-scale-factor: the devicePixelRatio of every tab (1 when left out). */
+  deviceScaleFactor?: number;
   timeouts: TabTimeouts;
   /** Where page-triggered downloads land. */
   outputDir?: string;
@@ -167,6 +169,7 @@ export class Browser extends EventEmitter<{
       this.originGuard?.install(),
       this.bidi.send('script.addPreloadScript', { functionDeclaration: preloadDeclaration(), sandbox: SANDBOX }),
       this.options.initScript ? this.bidi.send('script.addPreloadScript', { functionDeclaration: `() => {\n${this.options.initScript}\n}` }) : null,
+      this.emulate('default'),
       // A Firefox without the command keeps its own download handling; that is reported, not fatal.
       outputDir
         ? routeDownloads(this.bidi, outputDir).catch((error: Error) => process.stderr.write(`firefox-use: downloads stay with Firefox: ${error.message}\n`))
@@ -175,6 +178,12 @@ export class Browser extends EventEmitter<{
     const tree = await this.bidi.send('browsingContext.getTree', {});
     for (const info of tree.contexts) this.recordTree(info, null);
     await this.loadStorageState(undefined);
+  }
+
+  /** The overrides of a user context's pages (--geolocation), before any of its tabs opens: popups inherit them. */
+  private async emulate(userContext: string): Promise<void> {
+    const coordinates = this.options.tuning?.geolocation;
+    if (coordinates) await this.bidi.send('emulation.setGeolocationOverride', { coordinates, userContexts: [userContext] }, { timeout: this.options.timeouts.action });
   }
 
   /** Puts --storage-state into a cookie jar; origins whose localStorage could not be written are said on stderr. */
@@ -345,13 +354,17 @@ export class Browser extends EventEmitter<{
   }
 
   private adopt(context: string, groupId: string | null, applyViewport = true): Tab {
-    const tab = new Tab(nextTabId++, context, this.bidi, this.options.timeouts, this.options.viewport, groupId, { refs: this.refs, contexts: this.contexts });
+    const tab = new Tab(nextTabId++, context, this.bidi, this.options.timeouts, this.options.viewport, groupId, {
+      refs: this.refs,
+      contexts: this.contexts,
+      deviceScaleFactor: this.options.deviceScaleFactor ?? 1,
+    });
     this.tabsById.set(tab.id, tab);
     this.tabsByContext.set(context, tab);
     // Popups get the same viewport as tabs the server opened.
     if (applyViewport)
       void this.bidi
-      .send('browsingContext.setViewport', { context, viewport: this.options.viewport, devicePixelRatio: 1 })
+      .send('browsingContext.setViewport', { context, viewport: this.options.viewport, devicePixelRatio: tab.deviceScaleFactor })
       .catch(() => undefined);
     return tab;
   }
@@ -391,6 +404,7 @@ export class Browser extends EventEmitter<{
       const downloadDir = this.isolatedGroups.get(groupId);
       made = this.bidi.send('browser.createUserContext', {}, { timeout: this.options.timeouts.action }).then(async ({ userContext }) => {
         if (downloadDir) await routeDownloads(this.bidi, downloadDir, [userContext]);
+        await this.emulate(userContext);
         await this.loadStorageState(userContext);
         return userContext;
       });

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import type { Emulation } from 'webdriver-bidi-protocol';
 import { ToolError } from '../errors.js';
+import { originPacPrefs } from './origin-pac.js';
 
 export type PrefValue = string | number | boolean;
 
@@ -14,12 +16,17 @@ export interface ContextFlags {
   proxyBypass?: string[];
   /** NAME=VALUE each */
   prefs?: string[];
+  /** --allowed-origins / --blocked-origins: also enforced below BiDi, by a proxy auto-config (origin-pac.ts). */
+  allowedOrigins?: string[];
+  blockedOrigins?: string[];
 }
 
-/** What Firefox gets for them: prefs appended to the profile's user.js, variables for its process. */
+/** What Firefox gets for them: prefs appended to the profile's user.js, variables for its process, BiDi overrides. */
 export interface LaunchTuning {
   prefs: Record<string, PrefValue>;
   env: Record<string, string>;
+  /** --geolocation: set on every user context the browser has or makes. */
+  geolocation?: Emulation.GeolocationCoordinates;
 }
 
 function bad(field: string, message: string): ToolError {
@@ -33,11 +40,23 @@ export function parsePrefValue(raw: string): PrefValue {
   return raw.replace(/^"(.*)"$/s, '$1');
 }
 
-/** "host:port" or "http://host:port": the proxy every request goes through (localhost included). */
-function proxyPrefs(server: string, bypass: string[]): Record<string, PrefValue> {
+function proxyUrl(server: string): { url: URL; port: number } {
   const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(server) ? server : `http://${server}`);
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   if (!url.hostname || !port) throw bad('proxy-server', `expected host:port, got ${JSON.stringify(server)}`);
+  return { url, port };
+}
+
+/** The proxy in a PAC's words ("PROXY host:port", "SOCKS5 host:port"). */
+function proxyForPac(server: string): string {
+  const { url, port } = proxyUrl(server);
+  const kind = url.protocol === 'socks4:' ? 'SOCKS' : url.protocol.startsWith('socks') ? 'SOCKS5' : 'PROXY';
+  return `${kind} ${url.host.replace(/:\d+$/, '')}:${port}`;
+}
+
+/** "host:port" or "http://host:port": the proxy every request goes through (localhost included). */
+function proxyPrefs(server: string, bypass: string[]): Record<string, PrefValue> {
+  const { url, port } = proxyUrl(server);
   const socks = url.protocol.startsWith('socks');
   return {
     'network.proxy.type': 1,
@@ -53,6 +72,7 @@ function proxyPrefs(server: string, bypass: string[]): Record<string, PrefValue>
 export function launchTuning(flags: ContextFlags): LaunchTuning {
   const prefs: Record<string, PrefValue> = {};
   const env: Record<string, string> = {};
+  let geolocation: Emulation.GeolocationCoordinates | undefined;
   if (flags.userAgent) prefs['general.useragent.override'] = flags.userAgent;
   if (flags.locale) {
     if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(flags.locale)) throw bad('locale', `expected a language tag such as de-DE, got ${JSON.stringify(flags.locale)}`);
@@ -73,15 +93,10 @@ export function launchTuning(flags: ContextFlags): LaunchTuning {
     const match = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/.exec(flags.geolocation);
     const [lat, lon] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
     if (!(Math.abs(lat) <= 90 && Math.abs(lon) <= 180)) throw bad('geolocation', `expected LAT,LON such as 52.52,13.40, got ${JSON.stringify(flags.geolocation)}`);
-    // Firefox's network provider answers from this URL; the page gets the position without a permission prompt.
-    prefs['geo.provider.network.url'] = `data:application/json,${JSON.stringify({ location: { lat, lng: lon }, accuracy: 10 })}`;
-    prefs['geo.provider.use_geoclue'] = false;
-    prefs['geo.provider.use_corelocation'] = false;
-    prefs['geo.provider.use_gpsd'] = false;
-    prefs['geo.provider.network.scan'] = false;
-    prefs['geo.prompt.testing'] = true;
-    prefs['geo.prompt.testing.allow'] = true;
+    // The position itself goes in through BiDi (emulation.setGeolocationOverride, per user context); this pref lets
+    // every origin read it without a permission prompt nobody could answer.
     prefs['permissions.default.geo'] = 1;
+    geolocation = { latitude: lat, longitude: lon, accuracy: 10 };
   }
   if (flags.proxyServer) Object.assign(prefs, proxyPrefs(flags.proxyServer, flags.proxyBypass ?? []));
   for (const entry of flags.prefs ?? []) {
@@ -89,7 +104,13 @@ export function launchTuning(flags: ContextFlags): LaunchTuning {
     if (at <= 0) throw bad('pref', `expected NAME=VALUE, got ${JSON.stringify(entry)}`);
     prefs[entry.slice(0, at).trim()] = parsePrefValue(entry.slice(at + 1).trim());
   }
-  return { prefs, env };
+  const origins = { allowedOrigins: flags.allowedOrigins ?? [], blockedOrigins: flags.blockedOrigins ?? [] };
+  if (origins.allowedOrigins.length || origins.blockedOrigins.length) {
+    // After --pref: the rules win over a proxy pref. The PAC also carries the user's proxy (and its bypass list) for the requests it lets through.
+    const through = flags.proxyServer ? { proxy: proxyForPac(flags.proxyServer), bypass: flags.proxyBypass ?? [] } : undefined;
+    Object.assign(prefs, originPacPrefs(origins, through));
+  }
+  return { prefs, env, ...(geolocation ? { geolocation } : {}) };
 }
 
 /** user.js lines for `prefs`, after the template's (a later line wins). */

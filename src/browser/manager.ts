@@ -82,6 +82,7 @@ export class BrowserManager {
           isolated: this.options.isolated,
           headed: this.options.headed,
           viewport: this.options.viewport,
+          deviceScaleFactor: this.options.deviceScaleFactor,
           outputDir: this.options.outputDir,
           downloadQuota: this.options.downloadQuota,
           maxTabsPerGroup: this.options.maxTabs,

@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ToolError } from '../errors.js';
 import { userJsLines, type PrefValue } from './launch-prefs.js';
+import { stalePacReset } from './origin-pac.js';
 
 const LOCK_FILE = 'firefox-use.lock';
 const ISOLATED_PREFIX = 'firefox-use-isolated-';
@@ -51,6 +52,14 @@ function processAlive(pid: number): boolean {
     return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return true;
+  }
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
   }
 }
 
@@ -134,8 +143,9 @@ export class OwnedProfile {
     const owned = new OwnedProfile(dir, isolated);
     try {
       copyFileSync(templateUserJs(), join(dir, 'user.js'));
+      const prefs = { ...stalePacReset(readText(join(dir, 'prefs.js')), extraPrefs), ...extraPrefs };
       // The flags' prefs go after the template's: in user.js the last line for a pref wins.
-      if (Object.keys(extraPrefs).length) appendFileSync(join(dir, 'user.js'), `\n// From firefox-use's flags for this launch\n${userJsLines(extraPrefs)}\n`);
+      if (Object.keys(prefs).length) appendFileSync(join(dir, 'user.js'), `\n// From firefox-use's flags for this launch\n${userJsLines(prefs)}\n`);
     } catch (error) {
       owned.release();
       throw new ToolError('launch_failed', `Could not write the profile's prefs into ${dir}: ${(error as Error).message}`);

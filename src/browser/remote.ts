@@ -3,6 +3,8 @@ import { BidiConnection } from '../bidi/connection.js';
 import { ToolError } from '../errors.js';
 import { Browser, type BrowserOptions } from './browser.js';
 import type { BrowserHost } from './host.js';
+import { OriginGuard } from './interception.js';
+import { originPacPrefs } from './origin-pac.js';
 import { templateUserJs } from './profile.js';
 
 const CREATE_TIMEOUT_MS = 90_000;
@@ -26,14 +28,16 @@ export function templatePrefs(source = readFileSync(templateUserJs(), 'utf8')): 
 }
 
 /** The capabilities of a new session: BiDi wanted, dialogs left open for firefox_dialog, Firefox headless unless --headed. */
-export function remoteCapabilities(options: Pick<BrowserOptions, 'headed'>): Record<string, unknown> {
+export function remoteCapabilities(options: Pick<BrowserOptions, 'headed' | 'origins'>): Record<string, unknown> {
+  // Origin rules hold below BiDi there too (workers, <object>/<embed>): the PAC goes in with the session's prefs.
+  const pac = options.origins && OriginGuard.needed(options.origins) ? originPacPrefs(options.origins) : {};
   return {
     alwaysMatch: {
       browserName: 'firefox',
       webSocketUrl: true,
       // The classic string form: every WebDriver endpoint accepts it, and it means "leave dialogs open" for all types.
       unhandledPromptBehavior: 'ignore',
-      'moz:firefoxOptions': { args: options.headed ? [] : ['-headless'], prefs: templatePrefs() },
+      'moz:firefoxOptions': { args: options.headed ? [] : ['-headless'], prefs: { ...templatePrefs(), ...pac } },
     },
   };
 }

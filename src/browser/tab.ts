@@ -32,6 +32,8 @@ export interface TabTimeouts {
 export interface TabShared {
   refs: RefRegistry;
   contexts: ContextTree;
+  /** --device-scale-factor: the devicePixelRatio the tab keeps (zoom re-renders at another for one capture). */
+  deviceScaleFactor: number;
 }
 
 /** A navigation of the tab's top-level context, as the Browser routes BiDi's navigation events to it. */
@@ -71,6 +73,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   /** Element refs of every tab of the browser (one namespace), and its tree of contexts. */
   readonly refs: RefRegistry;
   readonly contexts: ContextTree;
+  readonly deviceScaleFactor: number;
 
   constructor(
     readonly id: number,
@@ -86,6 +89,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     this.size = { ...viewport };
     this.refs = shared.refs;
     this.contexts = shared.contexts;
+    this.deviceScaleFactor = shared.deviceScaleFactor;
     this.scripts = new PageScripts(bidi, this);
   }
 
@@ -320,21 +324,32 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     await this.bidi.send('input.releaseActions', { context }, { timeout: this.timeouts.action, write: true }).catch(() => undefined);
   }
 
+  /** The page as a PDF (browsingContext.print, backgrounds included), as Firefox sends it: base64. */
+  async printPdf(): Promise<string> {
+    const printed = await this.race(this.bidi.send('browsingContext.print', { context: this.context, background: true }, { timeout: this.timeouts.navigation }));
+    return printed.data;
+  }
+
   async screenshot(clip?: BrowsingContext.ClipRectangle): Promise<Buffer> {
     return Buffer.from(await this.screenshotBase64(clip), 'base64');
   }
 
   /**
    * The image as Firefox sends it (base64), for callers that pass it straight on; `document` takes the whole page.
-   * PNG unless `format` asks for JPEG (quality 1-100).
+   * PNG unless `format` asks for JPEG (quality 1-100). `context`: a frame's, for an element clip inside it.
    */
-  async screenshotBase64(clip?: BrowsingContext.ClipRectangle, origin: 'viewport' | 'document' = 'viewport', format: ImageFormat = { type: 'png' }): Promise<string> {
+  async screenshotBase64(
+    clip?: BrowsingContext.ClipRectangle,
+    origin: 'viewport' | 'document' = 'viewport',
+    format: ImageFormat = { type: 'png' },
+    context = this.context,
+  ): Promise<string> {
     const wire: BrowsingContext.ImageFormat = format.type === 'jpeg' ? { type: 'image/jpeg', quality: format.quality / 100 } : { type: 'image/png' };
     const capture = () =>
       this.race(
         this.bidi.send(
           'browsingContext.captureScreenshot',
-          { context: this.context, origin, format: wire, ...(clip ? { clip } : {}) },
+          { context, origin, format: wire, ...(clip ? { clip } : {}) },
           { timeout: this.timeouts.action },
         ),
       );
@@ -356,7 +371,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     }
   }
 
-  async setViewport(width: number, height: number, devicePixelRatio = 1): Promise<void> {
+  async setViewport(width: number, height: number, devicePixelRatio = this.deviceScaleFactor): Promise<void> {
     await this.race(
       this.bidi.send('browsingContext.setViewport', { context: this.context, viewport: { width, height }, devicePixelRatio }, { timeout: this.timeouts.action }),
     );

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { FLAGS, envName } from '../config.js';
+import { FLAGS, REPEATABLE, envName } from '../config.js';
 import { ToolError } from '../errors.js';
 import { closest } from '../suggest.js';
 
@@ -22,8 +22,11 @@ export interface ParsedCommand {
 }
 
 export function parseCommand(spec: CommandSpec, argv: string[]): ParsedCommand {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' }, config: { type: 'string' } };
-  if (spec.common) for (const flag of FLAGS) options[flag.flag] = { type: flag.kind === 'boolean' ? 'boolean' : 'string' };
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {
+    help: { type: 'boolean', short: 'h' },
+    config: { type: 'string' },
+  };
+  if (spec.common) for (const flag of FLAGS) options[flag.flag] = { type: flag.kind === 'boolean' ? 'boolean' : 'string', ...(REPEATABLE.has(flag.kind) ? { multiple: true } : {}) };
   for (const flag of spec.extra ?? []) options[flag.flag] = { type: flag.kind, ...(flag.short ? { short: flag.short } : {}) };
   for (const arg of argv) {
     if (!arg.startsWith('--')) continue;

@@ -63,6 +63,7 @@ export const computerInput = z.strictObject({
   start_coordinate: point.optional().describe('Default: where the pointer is.'),
   scale: z.number().min(1).max(4).optional().describe('zoom: pixel ratio.'),
   image_format: z.enum(['png', 'jpeg']).optional().describe('screenshot: jpeg or png (lossless); default from the server.'),
+  full_page: z.boolean().optional().describe('screenshot: the whole page (or ref: one element).'),
 });
 
 export type ComputerArgs = z.infer<typeof computerInput>;
@@ -86,7 +87,7 @@ export const ACTION_FIELDS: Record<ComputerArgs['action'], readonly ArgName[]> =
   type: ['text', 'ref', 'paste'],
   key: ['text', 'repeat'],
   wait: ['duration'],
-  screenshot: ['save_to_disk', 'image_format'],
+  screenshot: ['save_to_disk', 'image_format', 'full_page', 'ref'],
   zoom: ['region', 'save_to_disk', 'scale'],
   scroll_to: ['ref'],
 };
@@ -168,7 +169,11 @@ export const computerTool = defineTool({
     'reached the target and what changed on the page. A native dialog blocks the tab until firefox_dialog handles it. ' +
     'type with paste: true puts the text in as one paste: real ctrl+v (cmd+v on macOS) with the text on the browser clipboard, ' +
     'emptied right after (one paste at a time per browser); code editors (Monaco, CodeMirror) insert it as it is, with no ' +
-    'auto-closed brackets or quotes and no re-indent.',
+    'auto-closed brackets or quotes and no re-indent. ' +
+    'screenshot shows the viewport; with full_page: true the whole document (its y is viewport y plus the scroll offset), ' +
+    'with ref one element, whole even where it is scrolled out of view. Screenshots are in CSS pixels whatever ' +
+    '--device-scale-factor is (rendered at that ratio, scaled back), so a point read off a viewport screenshot is the ' +
+    'coordinate to pass; zoom shows the detail, by default at that ratio.',
   scope: 'tab',
   errors: ['ref_stale', 'ref_hidden', 'target_occluded', 'out_of_viewport'],
   input: computerInput,

@@ -28,3 +28,63 @@ export function useBrowser({ args = ['--isolated'], env = {}, routes = {}, other
   });
   return context;
 }
+
+/**
+ * Something a `before` hook starts and an `after` hook closes, usable from the start: the handle's fields and
+ * methods reach the live object once `before` has run.
+ */
+function lateBound(holder, what) {
+  return new Proxy(
+    {},
+    {
+      get(_target, key) {
+        if (!holder.live) throw new Error(`${what} is not started yet: use it inside a test or a later hook`);
+        const value = holder.live[key];
+        return typeof value === 'function' ? value.bind(holder.live) : value;
+      },
+    },
+  );
+}
+
+/** Registers a `before` that starts something and an `after` that closes it; returns its late-bound handle. */
+function useStarted(start, what) {
+  const holder = { live: null };
+  before(async function () {
+    holder.live = await start();
+  });
+  after(async function () {
+    await holder.live?.close();
+  });
+  return lateBound(holder, what);
+}
+
+/**
+ * A fixture server for the calling describe block (started before its tests, closed after them). `routes` may be
+ * a function, called in the hook: routes that name another server's origin are built once that server is up.
+ */
+export function useSite(routes = {}) {
+  return useStarted(() => startFixtureServer(typeof routes === 'function' ? routes() : routes), 'the fixture server');
+}
+
+/**
+ * One firefox-use stdio server for the calling describe block. `options` ({args, env}) may be a function, called in
+ * the hook (flags that name a fixture server's port).
+ */
+export function useServer(options = {}) {
+  return useStarted(() => startServer(typeof options === 'function' ? options() : options), 'the firefox-use server');
+}
+
+/**
+ * For tests that each start a server with flags of their own (startServer or startServe): `own(server)` returns it
+ * and closes it after the test, failed or not.
+ */
+export function closeAfterEach() {
+  const open = [];
+  afterEach(async function () {
+    while (open.length) {
+      const server = open.pop();
+      await (server.close ?? server.stop).call(server);
+    }
+  });
+  return (server) => (open.push(server), server);
+}

@@ -83,6 +83,29 @@ describe('--webdriver-url against a geckodriver-like endpoint', function () {
     }
   });
 
+  it('mcp: --allowed-origins holds for a remote Firefox\'s shared worker too (the PAC goes in with the session\'s prefs)', async () => {
+    const other = await startFixtureServer({});
+    const allowed = await startFixtureServer({
+      '/shared.js': (req, res) => res.writeHead(200, { 'content-type': 'text/javascript' }).end(`fetch(${JSON.stringify(other.url('/from-shared-worker'))}).catch(() => {}).finally(() => fetch('/shared-done'));`),
+      '/workers': (req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end("<title>workers</title><script>new SharedWorker('/shared.js')</script>"),
+    });
+    const endpoint = await startWebDriverEndpoint();
+    let server;
+    try {
+      server = await startServer({ args: ['--webdriver-url', endpoint.url, '--allowed-origins', `127.0.0.1:${allowed.port}`] });
+      await server.ok('navigate', { url: allowed.url('/workers'), tabId: await firstTab(server) });
+      expect(await allowed.requested('/shared-done'), 'the shared worker ran').to.equal(true);
+      expect(other.requests).to.deep.equal([]);
+      const prefs = endpoint.requests.find((r) => r.path === '/session').body.capabilities.alwaysMatch['moz:firefoxOptions'].prefs;
+      expect(prefs['network.proxy.type']).to.equal(2);
+    } finally {
+      await server?.close();
+      await endpoint.close();
+      await allowed.close();
+      await other.close();
+    }
+  });
+
   it('run: a script passes through a geckodriver-style direct socket and the session is deleted', async () => {
     const endpoint = await startWebDriverEndpoint();
     try {

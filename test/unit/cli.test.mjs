@@ -170,7 +170,7 @@ describe('cli: option precedence (flag > env > config > default)', function () {
   });
 
   it('every flag is read from FIREFOX_USE_<FLAG>', function () {
-    const samples = { string: 'x', boolean: 'true', number: '1234', list: 'a,b', viewport: '640x480', imageFormat: 'png', percent: '55', quota: '5,7' };
+    const samples = { string: 'x', boolean: 'true', number: '1234', list: 'a,b', viewport: '640x480', imageFormat: 'png', percent: '55', quota: '5,7', prefs: 'a.b=1', scale: '2' };
     for (const spec of FLAGS) {
       const options = resolveOptions({}, { [envName(spec.flag)]: samples[spec.kind] });
       const defaults = resolveOptions({}, {});

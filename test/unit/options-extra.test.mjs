@@ -8,6 +8,7 @@ import { resolveOptions } from '../../dist/config.js';
 import { findFirefox } from '../../dist/browser/firefox-binary.js';
 import { launchTuning, userJsLines } from '../../dist/browser/launch-prefs.js';
 import { checkToolChoice } from '../../dist/mcp/server.js';
+import { parseCommand } from '../../dist/cli/args.js';
 
 describe('options: config files, Firefox binary, launch flags', function () {
   const dir = mkdtempSync(join(tmpdir(), 'fu-opts-'));
@@ -49,6 +50,20 @@ describe('options: config files, Firefox binary, launch flags', function () {
     expect(userJsLines({ 'a.b': true, 'c.d': 'x' })).to.equal('user_pref("a.b", true);\nuser_pref("c.d", "x");');
     expect(() => launchTuning({ timezone: 'Mars/Olympus' })).to.throw(/--timezone/);
     expect(() => launchTuning({ geolocation: '95,10' })).to.throw(/--geolocation/);
+    const geo = launchTuning({ geolocation: '52.52, -13.405' });
+    expect(geo.geolocation).to.deep.include({ latitude: 52.52, longitude: -13.405 });
+    expect(geo.prefs).to.deep.equal({ 'permissions.default.geo': 1 });
     expect(() => launchTuning({ prefs: ['novalue'] })).to.throw(/--pref: expected NAME=VALUE/);
+  });
+
+  it('takes --pref repeated, as a comma list, from the environment and from a config list, keeping commas inside values', function () {
+    const spec = { name: 'mcp', summary: '', usage: 'mcp', common: true };
+    const { flags } = parseCommand(spec, ['--pref', 'a.b=1', '--pref', 'c.d=true,e.f=x', '--pref', 'intl.accept_languages=de-DE,en']);
+    expect(resolveOptions(flags, {}).prefs).to.deep.equal(['a.b=1', 'c.d=true', 'e.f=x', 'intl.accept_languages=de-DE,en']);
+    expect(resolveOptions({}, { FIREFOX_USE_PREF: 'a.b=1,c.d=2' }).prefs).to.deep.equal(['a.b=1', 'c.d=2']);
+    const config = join(dir, 'prefs.yaml');
+    writeFileSync(config, 'pref:\n  - a.b=1\n  - intl.accept_languages=fr,en\n');
+    expect(resolveOptions({ config }, {}).prefs).to.deep.equal(['a.b=1', 'intl.accept_languages=fr,en']);
+    expect(launchTuning({ prefs: resolveOptions(flags, {}).prefs }).prefs).to.include({ 'a.b': 1, 'c.d': true, 'e.f': 'x', 'intl.accept_languages': 'de-DE,en' });
   });
 });

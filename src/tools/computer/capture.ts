@@ -1,21 +1,64 @@
-// screenshot and zoom: PNGs of the viewport or of one region of it, optionally re-rendered at a higher DPR.
+// screenshot (the viewport, the whole page or one element) and zoom (one region of the viewport, optionally
+// re-rendered at a higher DPR).
 import sharp from 'sharp';
 import { saveImage } from '../../browser/output.js';
+import { resolveRef } from '../../browser/resolve.js';
 import { ToolError } from '../../errors.js';
 import type { ImageFormat } from '../../browser/tab.js';
 import type { ActionHandler, ComputerResult } from '../computer.js';
 
+/**
+ * At a device scale factor N Firefox renders N image pixels per CSS pixel. Screenshots are scaled back to CSS pixels,
+ * so a point read off one is the coordinate computer takes; zoom is the way to see the detail.
+ */
+async function inCssPixels(
+  base64: string,
+  scale: number,
+  format: ImageFormat,
+  known?: { width: number; height: number },
+): Promise<{ base64: string; width: number; height: number }> {
+  // The viewport at ratio 1 is the common case: its size is known, so the image is passed on untouched.
+  if (scale === 1 && known) return { base64, ...known };
+  const meta = await sharp(Buffer.from(base64, 'base64')).metadata();
+  if (scale === 1) return { base64, width: meta.width, height: meta.height };
+  const width = Math.max(1, Math.round(meta.width / scale));
+  const height = Math.max(1, Math.round(meta.height / scale));
+  const resized = sharp(Buffer.from(base64, 'base64')).resize(width, height, { fit: 'fill' });
+  const out = format.type === 'jpeg' ? await resized.jpeg({ quality: format.quality }).toBuffer() : await resized.png().toBuffer();
+  return { base64: out.toString('base64'), width, height };
+}
+
+/** What a screenshot shows: the viewport, the whole document (full_page) or one element (ref). */
+async function captureWhat(context: Parameters<ActionHandler>[0], args: Parameters<ActionHandler>[1], format: ImageFormat): Promise<{ base64: string; what: string; note?: string }> {
+  const { tab } = context;
+  if (args.ref) {
+    if (args.full_page) throw new ToolError('invalid_arguments', 'full_page: give either ref (one element) or full_page (the whole page), not both. Nothing was done.', { field: 'full_page' });
+    const { target, role, name } = await resolveRef(tab, args.ref);
+    const element = await tab.elementReference(target.frameContext, target.docId, target.localId);
+    // Document origin: the element is captured whole even where it is scrolled out of view.
+    const base64 = await tab.screenshotBase64({ type: 'element', element }, 'document', format, target.frameContext);
+    return { base64, what: `${args.ref} (${role}${name ? ` "${name}"` : ''})`, note: 'an element: its pixels are not viewport coordinates' };
+  }
+  if (args.full_page) {
+    const base64 = await tab.screenshotBase64(undefined, 'document', format);
+    return { base64, what: 'the whole page', note: 'the whole document from its top left: y here is viewport y plus the scroll offset, so aim computer with a ref or after scrolling' };
+  }
+  return { base64: await tab.screenshotBase64(undefined, 'viewport', format), what: 'the viewport' };
+}
+
 const screenshot: ActionHandler = async (context, args) => {
-  const { options } = context;
+  const { options, tab } = context;
   // JPEG by default: a third of PNG's time and size in Firefox (docs/benchmark.md); zoom is the lossless look.
   const format: ImageFormat = (args.image_format ?? options.screenshotFormat) === 'jpeg' ? { type: 'jpeg', quality: options.screenshotQuality } : { type: 'png' };
   const mimeType = format.type === 'jpeg' ? 'image/jpeg' : 'image/png';
-  const base64 = await context.tab.screenshotBase64(undefined, 'viewport', format);
-  const { width, height } = context.tab.viewport;
-  const result: ComputerResult = { action: 'screenshot', ok: true, width, height };
-  if (args.save_to_disk) result.savedTo = await saveImage(options.outputDir, `tab${context.tab.id}-screenshot`, Buffer.from(base64, 'base64'), mimeType);
+  const captured = await captureWhat(context, args, format);
+  const scale = tab.deviceScaleFactor;
+  const { base64, width, height } = await inCssPixels(captured.base64, scale, format, args.ref || args.full_page ? undefined : tab.viewport);
+  const result: ComputerResult = { action: 'screenshot', ok: true, width, height, ...(captured.note ? { note: captured.note } : {}) };
+  if (args.save_to_disk) result.savedTo = await saveImage(options.outputDir, `tab${tab.id}-screenshot`, Buffer.from(base64, 'base64'), mimeType);
   const encoding = format.type === 'jpeg' ? `JPEG quality ${format.quality}` : 'PNG';
-  const text = `Screenshot of tab ${context.tab.id}, ${width}x${height} ${encoding} at device pixel ratio 1.${result.savedTo ? ` Saved to ${result.savedTo}` : ''}`;
+  const pixels = scale === 1 ? 'at device pixel ratio 1' : `in CSS pixels (rendered at device pixel ratio ${scale}, scaled back so coordinates match computer's)`;
+  const text = `Screenshot of ${captured.what} of tab ${tab.id}, ${width}x${height} ${encoding} ${pixels}.${captured.note ? ` Note: ${captured.note}.` : ''}${result.savedTo ? ` Saved to ${result.savedTo}` : ''}`;
   return { structured: result, text, images: [{ base64, mimeType }] };
 };
 
@@ -47,9 +90,10 @@ async function exactSize(png: Buffer, want: { width: number; height: number }): 
 const zoom: ActionHandler = async (context, args) => {
   const { tab } = context;
   const box = checkRegion(args.region, tab.viewport);
-  const scale = args.scale ?? 1;
+  // By default at the tab's own pixel ratio (--device-scale-factor), so a sharp render costs no re-layout.
+  const scale = args.scale ?? Math.max(1, tab.deviceScaleFactor);
   let png: Buffer;
-  if (scale === 1) {
+  if (scale === tab.deviceScaleFactor) {
     png = await tab.screenshot({ type: 'box', ...box });
   } else {
     const { width, height } = tab.viewport;
@@ -57,14 +101,14 @@ const zoom: ActionHandler = async (context, args) => {
     try {
       png = await tab.screenshot({ type: 'box', ...box });
     } finally {
-      await tab.setViewport(width, height, 1);
+      await tab.setViewport(width, height);
     }
   }
   const want = { width: Math.round(box.width * scale), height: Math.round(box.height * scale) };
   png = await exactSize(png, want);
   const result: ComputerResult = { action: 'zoom', ok: true, width: want.width, height: want.height };
   if (args.save_to_disk) result.savedTo = await saveImage(context.options.outputDir, `tab${tab.id}-zoom`, png);
-  const how = scale === 1 ? 'at device pixel ratio 1' : `re-rendered at device pixel ratio ${scale} (${scale} image pixels per CSS pixel)`;
+  const how = scale === 1 ? 'at device pixel ratio 1' : `rendered at device pixel ratio ${scale} (${scale} image pixels per CSS pixel)`;
   const text = `Zoom of [${box.x}, ${box.y}, ${box.x + box.width}, ${box.y + box.height}]: ${want.width}x${want.height} PNG ${how}.${result.savedTo ? ` Saved to ${result.savedTo}` : ''}`;
   if (scale !== 1) result.note = how;
   return { structured: result, text, images: [{ data: png, mimeType: 'image/png' }] };
