@@ -68,9 +68,20 @@ const EXPECTED: Record<Kind, string> = {
   scale: 'a number from 0.5 to 4 such as 2',
 };
 
+/** The commands that take the common flags. */
+export type CommandName = 'mcp' | 'serve' | 'run' | 'regress' | 'doctor';
+const EVERY_COMMAND: readonly CommandName[] = ['mcp', 'serve', 'run', 'regress', 'doctor'];
+const SERVE: readonly CommandName[] = ['serve'];
+/** regress makes a throwaway profile per browser: a profile flag would be ignored. */
+const OWN_PROFILE: readonly CommandName[] = ['mcp', 'serve', 'run', 'doctor'];
+/** What only an agent's session reads (tab caps, idle release, screenshot encoding). */
+const SESSIONS: readonly CommandName[] = ['mcp', 'serve', 'run'];
+
 interface OptionShape {
   flag: string;
   kind: Kind;
+  /** The commands that read it (every one that takes the common flags when left out): --help lists it there only. */
+  commands?: readonly CommandName[];
   help: string;
   /** The value when nothing sets it; an option without one is undefined then (`defaultText` says what that means). */
   default?: unknown;
@@ -82,8 +93,8 @@ interface OptionShape {
  * --config file by flag name or by option key), its kind, help and default. A new option is one entry here.
  */
 const OPTIONS = {
-  profile: { flag: 'profile', kind: 'string', help: 'Profile NAME (under the data dir) or PATH', default: 'default' },
-  isolated: { flag: 'isolated', kind: 'boolean', help: 'Throwaway profile, deleted on exit', default: false },
+  profile: { commands: OWN_PROFILE, flag: 'profile', kind: 'string', help: 'Profile NAME (under the data dir) or PATH', default: 'default' },
+  isolated: { commands: OWN_PROFILE, flag: 'isolated', kind: 'boolean', help: 'Throwaway profile, deleted on exit', default: false },
   headed: { flag: 'headed', kind: 'boolean', help: 'Show the Firefox window (headless otherwise)', default: false },
   firefox: { flag: 'firefox', kind: 'string', help: 'Firefox binary (else FIREFOX_BIN, else PATH)', defaultText: 'auto' },
   deviceScaleFactor: {
@@ -101,7 +112,7 @@ const OPTIONS = {
   timeoutNavigation: { flag: 'timeout-navigation', kind: 'number', help: 'Milliseconds a navigation may take', default: 30_000 },
   allowJavascript: { flag: 'allow-javascript', kind: 'boolean', help: 'List javascript_tool and let javascript: URLs run', default: false },
   allowUnrestrictedFileAccess: { flag: 'allow-unrestricted-file-access', kind: 'boolean', help: 'Let file: URLs load (local files)', default: false },
-  sharedBrowserContext: { flag: 'shared-browser-context', kind: 'boolean', help: 'serve: all sessions share one cookie jar and storage', default: false },
+  sharedBrowserContext: { commands: SERVE, flag: 'shared-browser-context', kind: 'boolean', help: 'serve: all sessions share one cookie jar and storage', default: false },
   // Empty means the output dir only: the working directory may be / or a home directory full of secrets.
   uploadRoots: { flag: 'upload-root', kind: 'list', help: 'Directories file_upload may read from', default: [], defaultText: 'the output dir' },
   downloadQuota: {
@@ -111,13 +122,13 @@ const OPTIONS = {
     default: { files: 20, bytes: 100 * 1024 * 1024 },
     defaultText: '20,100',
   },
-  maxTabs: { flag: 'max-tabs', kind: 'number', help: 'Open tabs one session may have', default: 30 },
-  maxSessions: { flag: 'max-sessions', kind: 'number', help: 'serve: MCP sessions at once', default: 16 },
-  sessionIdleSeconds: { flag: 'session-idle-seconds', kind: 'number', help: 'serve: close a session no request touched for this many seconds', default: 1800 },
-  port: { flag: 'port', kind: 'number', help: 'serve: TCP port', default: 8931 },
-  host: { flag: 'host', kind: 'string', help: 'serve: address to bind', default: '127.0.0.1' },
-  token: { flag: 'token', kind: 'string', help: 'serve: bearer token clients must send (visible in ps: prefer FIREFOX_USE_TOKEN or --token-file)', defaultText: 'none' },
-  tokenFile: { flag: 'token-file', kind: 'string', help: 'serve: read the bearer token from this file', defaultText: 'none' },
+  maxTabs: { commands: SESSIONS, flag: 'max-tabs', kind: 'number', help: 'Open tabs one session may have', default: 30 },
+  maxSessions: { commands: SERVE, flag: 'max-sessions', kind: 'number', help: 'serve: MCP sessions at once', default: 16 },
+  sessionIdleSeconds: { commands: SERVE, flag: 'session-idle-seconds', kind: 'number', help: 'serve: close a session no request touched for this many seconds', default: 1800 },
+  port: { commands: SERVE, flag: 'port', kind: 'number', help: 'serve: TCP port', default: 8931 },
+  host: { commands: SERVE, flag: 'host', kind: 'string', help: 'serve: address to bind', default: '127.0.0.1' },
+  token: { commands: SERVE, flag: 'token', kind: 'string', help: 'serve: bearer token clients must send (visible in ps: prefer FIREFOX_USE_TOKEN or --token-file)', defaultText: 'none' },
+  tokenFile: { commands: SERVE, flag: 'token-file', kind: 'string', help: 'serve: read the bearer token from this file', defaultText: 'none' },
   // Tool groups listed beyond the default ones (storage).
   caps: { flag: 'caps', kind: 'list', help: 'Tool groups to list beyond the default ones: storage, pdf (see docs/tool-list.md)', default: [], defaultText: 'none' },
   // When not empty: exactly these tools are listed (an allow-list).
@@ -136,10 +147,11 @@ const OPTIONS = {
   headless: { flag: 'headless', kind: 'boolean', help: 'Accepted and ignored: headless is the default (see --headed)', default: false, defaultText: 'true' },
   prefs: { flag: 'pref', kind: 'prefs', help: 'A Firefox pref NAME=VALUE (repeatable; or comma-separated; a config file takes a list)', default: [], defaultText: 'none' },
   // JPEG by default: a third of PNG's time and size in Firefox, small text still legible (docs/benchmark.md).
-  screenshotFormat: { flag: 'screenshot-format', kind: 'imageFormat', help: 'computer screenshots as jpeg or png (lossless); zoom stays png', default: 'jpeg' },
-  screenshotQuality: { flag: 'screenshot-quality', kind: 'percent', help: 'JPEG quality of screenshots, 1-100', default: 80 },
+  screenshotFormat: { commands: SESSIONS, flag: 'screenshot-format', kind: 'imageFormat', help: 'computer screenshots as jpeg or png (lossless); zoom stays png', default: 'jpeg' },
+  screenshotQuality: { commands: SESSIONS, flag: 'screenshot-quality', kind: 'percent', help: 'JPEG quality of screenshots, 1-100', default: 80 },
   // Unset: keep Firefox running.
   idleTimeout: {
+    commands: SESSIONS,
     flag: 'idle-timeout',
     kind: 'number',
     help: 'Close Firefox after this many milliseconds without a call (the next call starts it again; a named profile keeps its cookies)',
@@ -166,6 +178,7 @@ export type ServerOptions = { [K in WithDefault]: ValueOf<K> } & { [K in Exclude
 export interface FlagSpec {
   flag: string;
   key: keyof Options;
+  commands: readonly CommandName[];
   kind: Kind;
   help: string;
   defaultText: string;
@@ -175,6 +188,7 @@ export interface FlagSpec {
 export const FLAGS: FlagSpec[] = Object.entries(OPTIONS).map(([key, spec]: [string, OptionShape]) => ({
   flag: spec.flag,
   key: key as keyof Options,
+  commands: spec.commands ?? EVERY_COMMAND,
   kind: spec.kind,
   help: spec.help,
   defaultText: spec.defaultText ?? String(spec.default),

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { FLAGS, REPEATABLE, envName } from '../config.js';
+import { FLAGS, REPEATABLE, envName, type CommandName, type FlagSpec } from '../config.js';
 import { ToolError } from '../errors.js';
 import { closest } from '../suggest.js';
 
@@ -26,12 +26,21 @@ export function parseCommand(spec: CommandSpec, argv: string[]): ParsedCommand {
     help: { type: 'boolean', short: 'h' },
     config: { type: 'string' },
   };
-  if (spec.common) for (const flag of FLAGS) options[flag.flag] = { type: flag.kind === 'boolean' ? 'boolean' : 'string', ...(REPEATABLE.has(flag.kind) ? { multiple: true } : {}) };
+  if (spec.common) {
+    for (const flag of flagsOf(spec)) options[flag.flag] = { type: flag.kind === 'boolean' ? 'boolean' : 'string', ...(REPEATABLE.has(flag.kind) ? { multiple: true } : {}) };
+  }
   for (const flag of spec.extra ?? []) options[flag.flag] = { type: flag.kind, ...(flag.short ? { short: flag.short } : {}) };
   for (const arg of argv) {
     if (!arg.startsWith('--')) continue;
     const name = arg.slice(2).split('=')[0]!;
     if (!(name in options)) {
+      const elsewhere = FLAGS.find((flag) => flag.flag === name);
+      if (elsewhere) {
+        // A real flag of another command: say so rather than ignore it (regress has no --profile: its profiles are throwaway).
+        throw new ToolError('invalid_arguments', `--${name} is not read by "firefox-use ${spec.name}" (only by ${elsewhere.commands.join(', ')}). See firefox-use ${spec.name} --help.`, {
+          field: name,
+        });
+      }
       const suggestion = closest(name, Object.keys(options));
       throw new ToolError('invalid_arguments', `Unknown flag --${name} for "firefox-use ${spec.name}".${suggestion ? ` Did you mean --${suggestion}?` : ''} See firefox-use ${spec.name} --help.`, {
         field: name,
@@ -49,17 +58,22 @@ export function parseCommand(spec: CommandSpec, argv: string[]): ParsedCommand {
   return { flags: parsed.values as Record<string, unknown>, positionals: parsed.positionals };
 }
 
+/** The common flags this command reads. */
+function flagsOf(spec: Pick<CommandSpec, 'name' | 'common'>): FlagSpec[] {
+  return spec.common ? FLAGS.filter((flag) => flag.commands.includes(spec.name as CommandName)) : [];
+}
+
 export function helpText(spec: CommandSpec): string {
   return [`firefox-use ${spec.usage}`, '', spec.summary, '', ...flagLines(spec)].join('\n');
 }
 
 /** The flags table: each flag with its environment variable and default, in precedence order's terms. */
-export function flagLines(spec: Pick<CommandSpec, 'extra' | 'common'>): string[] {
+export function flagLines(spec: Pick<CommandSpec, 'name' | 'extra' | 'common'>): string[] {
   const lines: string[] = [];
   const rows: Array<[string, string, string, string]> = [];
   for (const flag of spec.extra ?? []) rows.push([`--${flag.flag}${flag.kind === 'string' ? ' VALUE' : ''}`, flag.help, '', flag.defaultText]);
   if (spec.common) {
-    for (const flag of FLAGS) rows.push([`--${flag.flag}${flag.kind === 'boolean' ? '' : ' VALUE'}`, flag.help, envName(flag.flag), flag.defaultText]);
+    for (const flag of flagsOf(spec)) rows.push([`--${flag.flag}${flag.kind === 'boolean' ? '' : ' VALUE'}`, flag.help, envName(flag.flag), flag.defaultText]);
     rows.push(['--config FILE', 'YAML or JSON file with the same keys as the flags', 'FIREFOX_USE_CONFIG', 'none']);
   }
   rows.push(['--help, -h', 'Show this help', '', '']);

@@ -4,6 +4,7 @@ import { lockHolder, resolveProfileDir } from '../browser/profile.js';
 import type { ServerOptions } from '../config.js';
 import { isToolError } from '../errors.js';
 import { VERSION } from '../version.js';
+import type { LaunchCheck } from './doctor-launch.js';
 
 export interface DoctorReport {
   firefoxUse: string;
@@ -12,6 +13,8 @@ export interface DoctorReport {
   profile: { dir: string; exists: boolean; locked: boolean; lockedBy?: number };
   outputDir: string;
   ok: boolean;
+  /** doctor --launch: the launch and first page. */
+  launch?: LaunchCheck;
 }
 
 export function doctor(options: ServerOptions): DoctorReport {
@@ -45,5 +48,17 @@ export function printDoctor(report: DoctorReport, json: boolean): void {
   const lock = report.profile.locked ? `locked by pid ${report.profile.lockedBy}` : 'not locked';
   lines.push(`Profile: ${report.profile.dir} (${report.profile.exists ? 'exists' : 'will be created'}, ${lock})`);
   lines.push(`Output dir: ${report.outputDir}`);
+  if (report.launch) lines.push(...launchLines(report.launch));
   process.stdout.write(lines.join('\n') + '\n');
+}
+
+/** doctor --launch's lines: each step's time, the test page, what failed. */
+export function launchLines(check: LaunchCheck): string[] {
+  const steps = (['spawn', 'endpoint', 'session', 'ready', 'page'] as const)
+    .filter((step) => check.phases[step] !== undefined)
+    .map((step) => `${step} ${Math.round(check.phases[step]!)} ms`);
+  const lines = [`Launch: ${check.ok ? 'OK' : 'FAILED'}${check.browser ? ` (${check.browser})` : ''}${steps.length ? `: ${steps.join(', ')}` : ''}`];
+  if (check.pageTitle !== undefined) lines.push(`Test page: loaded from 127.0.0.1, its script ran (title "${check.pageTitle}")`);
+  if (check.error) lines.push(`Launch error: ${check.error}`);
+  return lines;
 }

@@ -50,10 +50,18 @@ const COMMANDS: Record<string, CommandSpec> = {
   },
   doctor: {
     name: 'doctor',
-    usage: 'doctor [--json] [flags]',
-    summary: 'Says which Firefox is used, its version, the profile and whether it is locked.',
+    usage: 'doctor [--launch] [--json] [flags]',
+    summary: 'Says which Firefox is used, its version, the profile and whether it is locked; with --launch, starts it and loads a page.',
     common: true,
-    extra: [{ flag: 'json', kind: 'boolean', help: 'Print the report as JSON', defaultText: 'false' }],
+    extra: [
+      { flag: 'json', kind: 'boolean', help: 'Print the report as JSON', defaultText: 'false' },
+      {
+        flag: 'launch',
+        kind: 'boolean',
+        help: 'Also start Firefox headless with these flags, load a page from 127.0.0.1 and report each step (spawn, endpoint, session, ready, page)',
+        defaultText: 'false',
+      },
+    ],
   },
 };
 
@@ -69,8 +77,8 @@ function mainHelp(): string {
     'firefox-use <command> --help lists the flags of that command.',
     'firefox-use --version prints the version.',
     '',
-    'Without a command, firefox-use runs mcp. Its flags (every command takes them):',
-    ...flagLines({ common: true }),
+    'Without a command, firefox-use runs mcp. Its flags (the other commands take most of them: see their --help):',
+    ...flagLines({ name: 'mcp', common: true }),
   ].join('\n');
 }
 
@@ -169,6 +177,11 @@ async function main(argv: string[]): Promise<number> {
     case 'doctor': {
       const { doctor, printDoctor } = await import('./doctor.js');
       const report = doctor(options);
+      if (parsed.flags['launch'] && report.ok) {
+        const { launchCheck } = await import('./doctor-launch.js');
+        report.launch = await launchCheck(options);
+        report.ok = report.launch.ok;
+      }
       printDoctor(report, Boolean(parsed.flags['json']));
       return report.ok ? 0 : 1;
     }

@@ -98,6 +98,37 @@ describe('package: npm pack, install the tarball, run it', function () {
     expect(report.profile.dir.startsWith(join(work, 'data'))).to.equal(true);
   });
 
+  it('doctor --launch starts Firefox from another directory, loads a page and reports each step', async function () {
+    const { stdout } = await exec(bin, ['doctor', '--launch', '--isolated', '--json'], { cwd: elsewhere, env });
+    const { launch, ok } = JSON.parse(stdout);
+    expect(ok, stdout).to.equal(true);
+    expect(launch.ok).to.equal(true);
+    expect(launch.browser).to.match(/firefox/i);
+    expect(launch.pageTitle).to.equal('firefox-use doctor page');
+    expect(Object.keys(launch.phases)).to.include.members(['spawn', 'endpoint', 'session', 'ready', 'page']);
+    // Each step after the one before it.
+    const { spawn, endpoint, session, ready, page } = launch.phases;
+    expect([spawn <= endpoint, endpoint <= session, session <= ready, ready <= page]).to.deep.equal([true, true, true, true]);
+    const text = await exec(bin, ['doctor', '--launch', '--isolated'], { cwd: elsewhere, env });
+    expect(text.stdout).to.match(/^Launch: OK \(firefox [\d.]+\): spawn \d+ ms, endpoint \d+ ms, session \d+ ms, ready \d+ ms, page \d+ ms$/m);
+  });
+
+  it('doctor --launch with a Firefox that cannot start says so and exits 1', async function () {
+    const failed = await exec(bin, ['doctor', '--launch', '--isolated', '--firefox', '/bin/false'], { cwd: elsewhere, env }).catch((error) => error);
+    expect(failed.code).to.equal(1);
+    expect(failed.stdout).to.match(/^Launch: FAILED/m);
+    expect(failed.stdout).to.match(/^Launch error: launch_failed: /m);
+  });
+
+  it('each command\'s --help lists only its own flags', async function () {
+    const regress = await exec(bin, ['regress', '--help'], { cwd: elsewhere, env });
+    expect(regress.stdout).to.include('--baseline-dir');
+    expect(regress.stdout).not.to.include('--profile');
+    expect(regress.stdout).not.to.include('--port');
+    const serve = await exec(bin, ['serve', '--help'], { cwd: elsewhere, env });
+    expect(serve.stdout).to.include('--port').and.include('--profile').and.not.include('--baseline-dir');
+  });
+
   it('npx firefox-use finds the globally installed binary', async function () {
     // npx looks in the global prefix; point it at the temporary one.
     const { stdout } = await exec(npm, ['exec', '--no', '--', 'firefox-use', '--version'], { cwd: elsewhere, env: { ...env, npm_config_prefix: prefix } });

@@ -48,9 +48,10 @@ describe('cli: help and flags', function () {
     expect(result.stdout.trim()).to.equal(pkg.version);
   });
 
-  it('--help names the commands and lists every common flag with its env var and default', function () {
+  it('--help names the commands and lists every flag of mcp (the default command) with its env var and default', function () {
     expect(commandsOf(mainHelp)).to.include.members(['mcp', 'serve', 'run', 'doctor']);
-    for (const spec of FLAGS) {
+    expect(mainHelp).not.to.include('--max-sessions');
+    for (const spec of FLAGS.filter((flag) => flag.commands.includes('mcp'))) {
       const row = flagRows(mainHelp).find((line) => line.trim().startsWith(`--${spec.flag} `) || line.trim() === `--${spec.flag}` || line.includes(`--${spec.flag}  `));
       expect(row, `--${spec.flag} in firefox-use --help`).to.be.a('string');
       expect(row).to.include(`[env ${envName(spec.flag)}]`);
@@ -70,14 +71,21 @@ describe('cli: help and flags', function () {
         if (row.trim().startsWith('--help')) continue;
         expect(row, `${command}: ${row.trim()}`).to.match(/\(default: [^)]+\)/);
       }
-      // Commands that take the browser flags list all of them.
-      if (rows.some((row) => row.includes('--profile'))) {
-        for (const spec of FLAGS) {
-          expect(result.stdout, `${command} --help: --${spec.flag}`).to.include(`--${spec.flag}`);
-          expect(result.stdout, `${command} --help: ${envName(spec.flag)}`).to.include(`[env ${envName(spec.flag)}]`);
-        }
+      // Each command lists exactly the common flags it reads.
+      for (const spec of FLAGS) {
+        const listed = rows.some((row) => row.includes(`[env ${envName(spec.flag)}]`));
+        expect(listed, `${command} --help lists --${spec.flag}`).to.equal(spec.commands.includes(command));
       }
     }
+  });
+
+  it('a flag of another command is refused by name, not silently ignored', async function () {
+    const result = await cli(['regress', 'suite.yaml', '--profile', 'work']);
+    expect(result.code).to.equal(2);
+    expect(result.stderr).to.include('--profile is not read by "firefox-use regress" (only by mcp, serve, run, doctor)');
+    const port = await cli(['run', 'script.yaml', '--port', '9000']);
+    expect(port.code).to.equal(2);
+    expect(port.stderr).to.include('--port is not read by "firefox-use run" (only by serve)');
   });
 
   it('an unknown flag is an error that names the closest valid one', async function () {
