@@ -4,6 +4,7 @@
 // snapshot instead.
 import { isToolError } from '../errors.js';
 import type { DeltaFinishRequest, PageDelta } from './page-types.js';
+import { SETTLE_MAX_MS, settleTab } from './settle.js';
 import { DEFAULT_MAX_CHARS, globalizeRefs, snapshotTab } from './snapshot.js';
 import type { Tab } from './tab.js';
 
@@ -170,7 +171,8 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
   for (const answer of answers) answer.catch(() => undefined);
   const pages: Array<{ context: string; page: PageDelta | null | undefined }> = [];
   for (const [index, entry] of entries.entries()) pages.push({ context: entry.context, page: await answers[index] });
-  if (pages[0]!.page === null) return fullSnapshot(tab, maxChars);
+  // The watched document is gone: a new one is coming (or came); the old docId tells them apart.
+  if (pages[0]!.page === null) return fullSnapshot(tab, maxChars, entries[0]?.docId ?? undefined);
   const outcome = assemble(tab, pages, maxChars);
   // Requests the action started (a form's fetch, Swagger's Execute): their answers change the page after the
   // first read. Wait for them, within bounds, and read the page again.
@@ -241,19 +243,26 @@ function sleep(ms: number): Promise<void> {
 }
 
 /**
- * After a navigation: wait (briefly) for the new document (another docId than `oldDocId`, when given) to be
- * parsed, then a capped full snapshot.
+ * After a navigation: the new document (another docId than `oldDocId`, when given) is read as navigate reads one,
+ * once loaded (deferred scripts run after parsing: Sphinx's search page loads its index that way and renders the
+ * results) and settled, within bounds, said when hit; then a capped full snapshot.
  */
 async function fullSnapshot(tab: Tab, maxChars: number, oldDocId?: string): Promise<DeltaOutcome> {
-  const deadline = Date.now() + 3_000;
+  const deadline = Date.now() + SETTLE_MAX_MS;
+  let loaded = false;
   while (Date.now() < deadline) {
     const info = await tab.callPage('pageInfo').catch((error: unknown) => {
       if (tab.isFatal(error)) throw error;
       return null;
     });
-    if (info && info.readyState !== 'loading' && (oldDocId === undefined || info.docId !== oldDocId)) break;
+    if (info && info.readyState === 'complete' && (oldDocId === undefined || info.docId !== oldDocId)) {
+      loaded = true;
+      break;
+    }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+  const settle = loaded ? await settleTab(tab, Math.min(SETTLE_MAX_MS, tab.timeouts.navigation)) : { settled: false, waitedMs: SETTLE_MAX_MS, busy: 'the page was still loading' };
+  const unsettled = settle.settled ? undefined : `${settle.busy} after ${(settle.waitedMs / 1000).toFixed(1)} s`;
   const snap = await snapshotTab(tab, { maxChars });
-  return { delta: snap.snapshot, navigated: true, truncated: snap.truncated, url: snap.url, title: snap.title };
+  return { delta: snap.snapshot, navigated: true, truncated: snap.truncated, url: snap.url, title: snap.title, ...(unsettled ? { unsettled } : {}) };
 }

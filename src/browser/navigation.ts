@@ -89,7 +89,9 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
     }
     const blocked = blockedDuring(tab, started);
     if (blocked) throw blocked;
-    const arrival = await currentPage(tab);
+    // The navigate command can answer before the new document is complete (a second load of the URL the tab is
+    // at, on pdf.js: an empty, untitled page was snapshotted): wait for it to be.
+    const arrival = await waitForLoad(tab, deadline);
     if (!watch.abortedOnce) return arrival;
     return { ...arrival, outcome: 'reissued', note: `The page's own navigation replaced the one to ${url} before it loaded; it was re-issued and arrived.` };
   } finally {
@@ -165,11 +167,6 @@ function blockedDuring(tab: Tab, started: number): ToolError | null {
     tabId: tab.id,
     url: blocked.url,
   });
-}
-
-async function currentPage(tab: Tab): Promise<Arrival> {
-  const info = await tab.callPage('pageInfo');
-  return { url: info.url, title: info.title };
 }
 
 async function waitForLoad(tab: Tab, deadline: number): Promise<Arrival> {

@@ -3,6 +3,8 @@
 // with no transition running and no request of the tab in flight; the wait is bounded and says when it ran out.
 import type { Tab } from './tab.js';
 
+/** How long navigate (and an action that loaded a new page) waits at most for the page to settle, ms. */
+export const SETTLE_MAX_MS = 3_000;
 /** How long the DOM must stay unchanged to count as quiet once scripts have changed it, ms. */
 const QUIET_MS = 200;
 /** The same for a document no script has changed since it was parsed: a static page need not wait long, ms. */

@@ -16,6 +16,23 @@ interface Watch {
   records: MutationRecord[];
   lastRecordAt: number;
   focused: Element | null;
+  /** Form fields' values when the action began: a script that sets one (a viewer's page number) is no mutation. */
+  values: Map<Element, string>;
+}
+
+/** Fields whose value is watched across an action, at most this many. */
+const VALUES_WATCHED = 200;
+
+function fieldState(element: Element): string {
+  const field = element as HTMLInputElement;
+  return field.type === 'checkbox' || field.type === 'radio' ? String(field.checked) : field.value;
+}
+
+function fieldValues(): Map<Element, string> {
+  const values = new Map<Element, string>();
+  const fields = document.querySelectorAll('input:not([type="hidden"]), textarea, select');
+  for (let i = 0; i < fields.length && i < VALUES_WATCHED; i++) values.set(fields[i]!, fieldState(fields[i]!));
+  return values;
 }
 
 let watch: Watch | null = null;
@@ -31,7 +48,7 @@ const RESTYLE_LINES_MAX = 400;
 /** Starts watching this document's DOM (and its open shadow trees) for one action. */
 export function deltaStart(args: { token: string }): { docId: string } {
   watch?.observer.disconnect();
-  const current: Watch = { token: args.token, observer: null as unknown as MutationObserver, records: [], lastRecordAt: 0, focused: document.activeElement };
+  const current: Watch = { token: args.token, observer: null as unknown as MutationObserver, records: [], lastRecordAt: 0, focused: document.activeElement, values: fieldValues() };
   current.observer = new MutationObserver((records) => {
     current.records.push(...records);
     current.lastRecordAt = performance.now();
@@ -282,6 +299,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
       if (parent) changed.add(parent);
     }
   }
+  for (const [element, value] of current.values) if (element.isConnected && fieldState(element) !== value) changed.add(element);
   for (const element of changed) restyled.delete(element);
   const roots = topmost([...changed, ...restyled].filter((element) => element.isConnected)).map((element) => nearestWithRole(element) ?? element);
   const { anchors, folded } = foldItems(topmost([...new Set(roots)]));

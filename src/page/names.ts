@@ -230,6 +230,9 @@ export function statesOf(element: Element, role: string): string {
   if (pressed === 'true') out += ' [pressed]';
   else if (pressed === 'mixed') out += ' [pressed=mixed]';
   if (aria('aria-current') && aria('aria-current') !== 'false') out += ' [current]';
+  // A sorted column says which way (a grid's header after a click on it).
+  const sort = aria('aria-sort');
+  if (sort === 'ascending' || sort === 'descending' || sort === 'other') out += ` [sort=${sort}]`;
   if (aria('aria-disabled') === 'true' || (element as HTMLInputElement).disabled === true) out += ' [disabled]';
   if (aria('aria-required') === 'true' || (element as HTMLInputElement).required === true) out += ' [required]';
   if (aria('aria-invalid') === 'true') out += ' [invalid]';

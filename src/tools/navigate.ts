@@ -3,11 +3,10 @@ import { describeDownloads, downloadsDuring } from '../browser/downloads.js';
 import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
 import { DEFAULT_MAX_CHARS } from '../browser/snapshot.js';
 import { snapshotReply } from '../browser/snapshot-reply.js';
-import { settleTab } from '../browser/settle.js';
+import { SETTLE_MAX_MS, settleTab } from '../browser/settle.js';
 import { defineTool, tabIdField } from './tool.js';
 
 /** Longest wait for a loaded page to go quiet before its snapshot, ms. */
-const SETTLE_MAX_MS = 3_000;
 
 export const navigateTool = defineTool({
   name: 'navigate',

@@ -179,12 +179,21 @@ describe('real apps: replies an agent can trust (issue 18)', function () {
       if (!/- text: of 3\b/.test(page)) expect(page).to.match(/Still changing after \d\.\d s \(the page still showed a loading indicator, div#loadingBar\)/);
     });
 
-    it('the pdf.js viewer shows its page count once wait_for has seen it ("of 3")', async function () {
+    it('the pdf.js viewer shows its page count once wait_for has seen it ("of 3"); Next shows the page number the viewer set', async function () {
       // navigate settles on DOM and network quiet; pdf.js's worker can compile for seconds with neither (known
       // limit, docs/snapshot.md), so an agent that sees "of 0" waits for the count.
       await call('navigate', { url: apps.url('/pdfjs/web/viewer.html?file=/apps/sample.pdf') });
       const waited = await call('wait_for', { text: 'of 3', timeout: 20 });
       expect(waited).to.match(/is shown/);
+      // A second load of the same URL is read once complete, not as an empty untitled page.
+      const again = await call('navigate', { url: apps.url('/pdfjs/web/viewer.html?file=/apps/sample.pdf') });
+      expect(again).to.match(/^(sample\.pdf|PDF\.js viewer) — /);
+      expect(again).to.match(/- button "Next" \[ref=ref_\d+\]/);
+      if (!/- text: of 3\b/.test(again)) await call('wait_for', { text: 'of 3', timeout: 20 });
+      const next = /- button "Next" \[ref=(ref_\d+)\]/.exec(again)[1];
+      // The viewer sets its page number field by script (a value, no mutation): the delta still shows it.
+      const moved = await call('computer', { action: 'left_click', ref: next });
+      expect(moved).to.match(/- spinbutton "Page" \[ref=ref_\d+\] \[value="2"\]/);
     });
 
     it('wait_for answers when a text appears, when an element goes away, and says when time ran out', async function () {
@@ -200,6 +209,18 @@ describe('real apps: replies an agent can trust (issue 18)', function () {
       const never = await server.ok('wait_for', { tabId, text: 'A text this page never shows', timeout: 0.3 });
       expect(never.structuredContent.met).to.equal(false);
       expect(server.text(never)).to.match(/was not shown after 0\.\d s \(timeout\)/);
+    });
+
+    it('a click that loads a new page answers once it has settled: the Python docs search shows its results, or says it had not settled', async function () {
+      const page = await call('navigate', { url: apps.url('/pydocs/library/sys.html') });
+      const box = /- textbox "Quick search" \[ref=(ref_\d+)\]/.exec(page)[1];
+      const go = /- button "Go" \[ref=(ref_\d+)\]/.exec(page)[1];
+      await call('computer', { action: 'type', ref: box, text: 'getrecursionlimit' });
+      // Sphinx fetches its search index after the page is parsed, then renders the results.
+      const found = await call('computer', { action: 'left_click', ref: go });
+      expect(found).to.match(/^New page: Search/m);
+      if (!/- link "sys\.getrecursionlimit" \[ref=ref_\d+\]/.test(found)) expect(found).to.match(/\(The page had not settled: [^)]* after \d\.\d s; this is what it showed then\.\)/);
+      else expect(found).to.match(/- textbox "Search" \[ref=ref_\d+\] \[value="getrecursionlimit"\]/);
     });
 
     it('wait_for refuses a call without text or ref, naming the field', async function () {
@@ -222,6 +243,8 @@ describe('real apps: replies an agent can trust (issue 18)', function () {
       await call('computer', { action: 'left_click', ref: amount });
       const desc = await call('computer', { action: 'left_click', ref: amount });
       expect(desc).to.include('Sorted by amount desc');
+      // The header says which way it sorts (aria-sort), as a screen reader would.
+      expect(desc).to.match(/- columnheader "Amount" \[ref=ref_\d+\] \[sort=descending\]/);
       // The highest amount (999.5) is on orders 28 and 1028: the first row listed is one of them, not a row of the old order.
       expect(desc).to.match(/^- row "(28 Monk 28|1028 Monk 1028) 999\.5 Shipped" \[ref=ref_\d+\]/m);
       expect(desc).to.not.include('Opened grid');
