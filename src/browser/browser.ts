@@ -102,6 +102,9 @@ export class Browser extends EventEmitter<{
   private readonly shownOfGroup = new Map<string, Tab>();
   /** How long this browser's launch took, step by step (null when it was not launched here). */
   startup: StartupPhases | null = null;
+  /** Firefox is still running its startup tasks (session.new not answered yet): its first tab may take seconds. */
+  private starting = false;
+  private versionAnswered: Promise<string> | null = null;
 
   private constructor(
     private readonly bidi: BidiConnection,
@@ -130,15 +133,20 @@ export class Browser extends EventEmitter<{
             alwaysMatch: { unhandledPromptBehavior: { default: 'ignore' }, webSocketUrl: true, ...(options.acceptInsecureCerts ? { acceptInsecureCerts: true } : {}) },
           },
         },
-        { timeout: 45_000 },
+        { timeout: LAUNCH_TIMEOUT_MS },
       );
-      const answered = await Promise.race([session.then(() => true), firstWindow(bidi, 45_000, session).then(() => false)]);
+      const answered = await Promise.race([session.then(() => true), firstWindow(bidi, LAUNCH_TIMEOUT_MS, session).then(() => false)]);
       const sessionAt = performance.now() - firefox.phases.startedAt;
       const browser = await Browser.attach(bidi, host, options, answered ? versionOf(await session) : 'Firefox');
       browser.startup = { ...firefox.phases, session: sessionAt, ready: performance.now() - firefox.phases.startedAt };
       if (!answered) {
+        browser.starting = true;
+        browser.versionAnswered = session.then(versionOf, () => browser.version);
         session.then(
-          (reply) => (browser.version = versionOf(reply)),
+          (reply) => {
+            browser.version = versionOf(reply);
+            browser.starting = false;
+          },
           (error: unknown) => browser.onLost(error instanceof Error ? error : new Error(String(error))),
         );
       }
@@ -149,6 +157,11 @@ export class Browser extends EventEmitter<{
       await firefox.waitForExit(2_000);
       throw error;
     }
+  }
+
+  /** The browser's name and version once Firefox has answered session.new (launch goes on before it does). */
+  async versionWhenKnown(): Promise<string> {
+    return this.versionAnswered ?? this.version;
   }
 
   /**
@@ -456,7 +469,7 @@ export class Browser extends EventEmitter<{
     let created: BrowsingContext.CreateResult;
     try {
       const userContext = await this.userContextOf(groupId);
-      created = await this.bidi.send('browsingContext.create', { ...this.placement(groupId, opts), ...(userContext ? { userContext } : {}) }, { timeout: this.options.timeouts.action });
+      created = await this.bidi.send('browsingContext.create', { ...this.placement(groupId, opts), ...(userContext ? { userContext } : {}) }, { timeout: this.starting ? LAUNCH_TIMEOUT_MS : this.options.timeouts.action });
     } finally {
       const left = (this.creating.get(groupId) ?? 1) - 1;
       if (left > 0) this.creating.set(groupId, left);
@@ -547,6 +560,9 @@ export class Browser extends EventEmitter<{
     this.bidi.close();
   }
 }
+
+/** How long Firefox may take to start, and to open its first tab while it still runs its startup tasks. */
+const LAUNCH_TIMEOUT_MS = 45_000;
 
 function versionOf(reply: { capabilities: { browserName: string; browserVersion: string } }): string {
   return `${reply.capabilities.browserName} ${reply.capabilities.browserVersion}`;

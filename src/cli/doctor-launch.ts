@@ -29,7 +29,6 @@ export async function launchCheck(options: ServerOptions): Promise<LaunchCheck> 
   const check: LaunchCheck = { ok: false, phases: {} };
   try {
     const browser = await manager.get();
-    check.browser = browser.version;
     Object.assign(check.phases, browser.startup ?? {});
     delete (check.phases as { startedAt?: number }).startedAt;
     const startedAt = browser.startup?.startedAt ?? performance.now();
@@ -37,6 +36,7 @@ export async function launchCheck(options: ServerOptions): Promise<LaunchCheck> 
     await tab.navigateTo(url, 'complete', options.timeoutNavigation);
     check.pageTitle = String(await tab.callSandboxFunction('() => document.title', [], options.timeoutAction));
     check.phases.page = performance.now() - startedAt;
+    check.browser = await browser.versionWhenKnown();
     check.ok = check.pageTitle === TITLE;
     if (!check.ok) check.error = `the test page loaded but its script did not run (title ${JSON.stringify(check.pageTitle)})`;
   } catch (error) {
