@@ -6,9 +6,9 @@ import { defineTool } from './tool.js';
 export const tabsCreateTool = defineTool({
   name: 'tabs_create_mcp',
   title: 'Open a tab',
-  description: 'Opens a background tab, loading url if given. Returns its tabId.',
+  description: 'Opens a tab, loading url if given. Returns its tabId.',
   details:
-    "Opens a new tab in this session's group, in the background, optionally loading `url` (waits for it to load). " +
+    "Opens a new tab in this session's group, in front in the group's window, optionally loading `url` (waits for it to load). " +
     'Returns the new tab id; pass it as tabId to the other tools.',
   scope: 'session',
   errors: ['tab_closed', 'dialog_open', 'navigation_timeout', 'navigation_failed', 'origin_blocked', 'limit_reached'],
