@@ -478,6 +478,9 @@ export class Browser extends EventEmitter<{
     const viewport = opts.viewport ?? this.options.viewport;
     const tab = this.tabsByContext.get(created.context) ?? this.adopt(created.context, groupId, false);
     tab.groupId = groupId;
+    if (opts.foreground === 'group' && created.context && this.tabsOfGroup(groupId).some((other) => other !== tab && !other.isClosed)) {
+      await tab.bringToFront().catch(() => undefined);
+    }
     if (opts.foreground) this.shownOfGroup.set(groupId, tab);
     await tab.setViewport(viewport.width, viewport.height);
     return tab;
@@ -486,7 +489,9 @@ export class Browser extends EventEmitter<{
   private placement(groupId: string, opts: { foreground?: 'tab' | 'window' | 'group'; beside?: Tab }): Omit<BrowsingContext.CreateParameters, 'userContext'> {
     if (opts.foreground === 'group') {
       const sibling = this.tabsOfGroup(groupId).find((tab) => !tab.isClosed);
-      if (sibling) return { type: 'tab', background: false, referenceContext: sibling.context };
+      // Opened in the background and then brought to the front (bounded): a switch that waits on a hung tab in front
+      // would hold the creation itself.
+      if (sibling) return { type: 'tab', background: true, referenceContext: sibling.context };
       const othersShown = [...this.tabsById.values()].some((tab) => tab.groupId !== null && tab.groupId !== groupId && !tab.isClosed);
       return { type: othersShown ? 'window' : 'tab', background: false };
     }
