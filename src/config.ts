@@ -130,7 +130,14 @@ const OPTIONS = {
   token: { commands: SERVE, flag: 'token', kind: 'string', help: 'serve: bearer token clients must send (visible in ps: prefer FIREFOX_USE_TOKEN or --token-file)', defaultText: 'none' },
   tokenFile: { commands: SERVE, flag: 'token-file', kind: 'string', help: 'serve: read the bearer token from this file', defaultText: 'none' },
   // Tool groups listed beyond the default ones (storage).
-  caps: { flag: 'caps', kind: 'list', help: 'Tool groups to list beyond the default ones: storage, pdf (see docs/tool-list.md)', default: [], defaultText: 'none' },
+  caps: { flag: 'caps', kind: 'list', help: 'Tool groups to list beyond the default ones: storage, pdf, script (see docs/tool-list.md)', default: [], defaultText: 'none' },
+  saveScript: {
+    commands: ['mcp', 'serve'],
+    flag: 'save-script',
+    kind: 'boolean',
+    help: "Keep each session's successful calls as a run script in the output dir (session-*.yaml, rewritten after every call)",
+    default: false,
+  },
   // When not empty: exactly these tools are listed (an allow-list).
   tools: { flag: 'tools', kind: 'list', help: 'List only these tools (comma-separated names)', default: [], defaultText: 'all of the groups' },
   // A Playwright storage-state JSON file loaded into every cookie jar at start.
