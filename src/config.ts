@@ -130,7 +130,14 @@ const OPTIONS = {
   token: { commands: SERVE, flag: 'token', kind: 'string', help: 'serve: bearer token clients must send (visible in ps: prefer FIREFOX_USE_TOKEN or --token-file)', defaultText: 'none' },
   tokenFile: { commands: SERVE, flag: 'token-file', kind: 'string', help: 'serve: read the bearer token from this file', defaultText: 'none' },
   // Tool groups listed beyond the default ones (storage).
-  caps: { flag: 'caps', kind: 'list', help: 'Tool groups to list beyond the default ones: storage, pdf (see docs/tool-list.md)', default: [], defaultText: 'none' },
+  caps: { flag: 'caps', kind: 'list', help: 'Tool groups to list beyond the default ones: storage, pdf, script (see docs/tool-list.md)', default: [], defaultText: 'none' },
+  saveScript: {
+    commands: ['mcp', 'serve'],
+    flag: 'save-script',
+    kind: 'boolean',
+    help: "Keep each session's successful calls as a run script in the output dir (session-*.yaml, rewritten after every call)",
+    default: false,
+  },
   // When not empty: exactly these tools are listed (an allow-list).
   tools: { flag: 'tools', kind: 'list', help: 'List only these tools (comma-separated names)', default: [], defaultText: 'all of the groups' },
   // A Playwright storage-state JSON file loaded into every cookie jar at start.
@@ -156,6 +163,13 @@ const OPTIONS = {
     kind: 'number',
     help: 'Close Firefox after this many milliseconds without a call (the next call starts it again; a named profile keeps its cookies)',
     defaultText: 'never',
+  },
+  connect: {
+    commands: SESSIONS,
+    flag: 'connect',
+    kind: 'string',
+    help: 'Attach to a Firefox started with --remote-debugging-port (ws://HOST:PORT, a port, or its profile folder); it keeps running',
+    defaultText: 'none',
   },
   webdriverUrl: {
     flag: 'webdriver-url',
@@ -255,6 +269,9 @@ export function resolveOptions(flags: Record<string, unknown>, env: NodeJS.Proce
     });
   }
   const resolved = parsed.data as ServerOptions;
+  if (resolved.connect !== undefined && resolved.webdriverUrl !== undefined) {
+    throw new ToolError('invalid_arguments', '--connect and --webdriver-url both name a browser to use: give one of them.', { field: 'connect' });
+  }
   resolved.outputDir = resolve(resolved.outputDir);
   if (resolved.uploadRoots.length === 0) resolved.uploadRoots = [resolved.outputDir];
   resolved.uploadRoots = resolved.uploadRoots.map((root) => resolve(root));

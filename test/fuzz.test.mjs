@@ -35,7 +35,7 @@ describe('fuzzing every tool input', function () {
   let tools;
   before(async function () {
     fixtures = await startFixtureServer();
-    server = await startServer({ args: ['--isolated', '--caps', 'storage', '--timeout-action', '3000', '--timeout-navigation', '5000'] });
+    server = await startServer({ args: ['--isolated', '--caps', 'storage,script', '--timeout-action', '3000', '--timeout-navigation', '5000'] });
     tabId = await firstTab(server);
     await server.ok('navigate', { tabId, url: fixtures.url('/index.html') });
     ({ tools } = await server.client.listTools());

@@ -189,6 +189,8 @@ export interface ActionPreparation {
   focusFrame?: { docId: string; id: number };
   /** The drag's start point lies on an iframe or outside this viewport: its press is not watched here. */
   startOnFrame?: true;
+  /** Typing or pasting by ref (a ref with focusWatch): the field's focus and caret. */
+  typing?: TypingTarget;
 }
 
 export interface ConcludeArgs {
@@ -232,6 +234,14 @@ export interface PressCheck {
   ok: boolean;
   /** What the page changed when the pointer arrived (not ok). */
   changed?: string;
+}
+
+/** A `type` by ref's field, read when it is aimed at. */
+export interface TypingTarget {
+  /** It holds focus already (and its document has it): the keys go in at its caret, with no click. */
+  focused?: true;
+  /** How the caret goes after its text once a click has focused it (none: an empty field, an editor, not a text field). */
+  append?: 'selection' | 'endKey';
 }
 
 export interface FocusCheck {
@@ -390,7 +400,7 @@ export interface PageOperations {
   fileInput: { args: { docId: string; localId: number }; result: FileInputInfo };
   prepareAction: { args: PrepareArgs; result: ActionPreparation };
   concludeAction: { args: ConcludeArgs; result: ActionConclusion };
-  focusCheck: { args: { ref: GuardArgs; waitMs?: number }; result: FocusCheck };
+  focusCheck: { args: { ref: GuardArgs; waitMs?: number; caretToEnd?: boolean }; result: FocusCheck };
   pressCheck: { args: PressCheckArgs; result: PressCheck };
   scrollRefIntoView: { args: GuardArgs; result: AimResult };
   waitQuiet: { args: QuietArgs; result: QuietReport };

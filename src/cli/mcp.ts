@@ -12,6 +12,7 @@ export async function runStdio(options: ServerOptions, manager: BrowserManager):
   const exit = onShutdown(
     async () => {
       await server.close().catch(() => undefined);
+      await session.recorder?.flush();
       await manager.close();
     },
     { stdinClose: true },

@@ -47,10 +47,11 @@ export function resultText(result: CallToolResult): string {
 }
 
 /** The value `save:` keeps: the first match's ref, else a ref or tab id in the result, else the whole result. */
-export function savedValue(structured: Record<string, unknown> | undefined): unknown {
+export function savedValue(structured: Record<string, unknown> | undefined, match = 1): unknown {
   if (!structured) return undefined;
   const matches = structured['matches'];
-  if (Array.isArray(matches) && matches[0] && typeof matches[0] === 'object' && 'ref' in matches[0]) return (matches[0] as { ref: unknown }).ref;
+  const picked: unknown = Array.isArray(matches) ? matches[match - 1] : undefined;
+  if (picked && typeof picked === 'object' && 'ref' in picked) return (picked as { ref: unknown }).ref;
   for (const key of ['ref', 'tabId', 'value', 'url']) if (key in structured) return structured[key];
   return structured;
 }
@@ -177,6 +178,13 @@ export class ScriptRunner {
     }
     let ok = !result.isError;
     let error: unknown = result.isError ? (result.structuredContent as { error?: unknown } | undefined)?.error : undefined;
+    if (ok && step.match !== undefined) {
+      const matches = (result.structuredContent as { matches?: unknown[] } | undefined)?.matches;
+      if (!Array.isArray(matches) || matches.length < step.match) {
+        ok = false;
+        error = { code: 'expectation_failed', message: `match: ${step.match} needs at least ${step.match} matches; the result has ${Array.isArray(matches) ? matches.length : 'none'}` };
+      }
+    }
     if (ok && step.expect) {
       const failure = await this.check(step.expect, result).catch((problem: unknown) => `could not check the expectation: ${(problem as Error).message}`);
       if (failure) {
@@ -189,7 +197,7 @@ export class ScriptRunner {
     for (const block of result.content) {
       if (block.type === 'image') images.push(await saveImage(this.options.outputDir, `${this.imagePrefix}${index}-${step.tool}`, Buffer.from(block.data, 'base64'), block.mimeType));
     }
-    if (ok && step.save) this.saved.set(step.save, savedValue(result.structuredContent as Record<string, unknown> | undefined));
+    if (ok && step.save) this.saved.set(step.save, savedValue(result.structuredContent as Record<string, unknown> | undefined, step.match));
     return {
       step: index,
       line: step.line,

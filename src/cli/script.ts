@@ -12,6 +12,8 @@ export interface ScriptStep {
   tool: string;
   args: Record<string, unknown>;
   save?: string;
+  /** With save on a find: keep the Nth match's ref (1-based) instead of the first. */
+  match?: number;
   expect?: Expectation;
   /** 1-based line of the step in its file (for messages). */
   line: number;
@@ -27,7 +29,7 @@ export class ScriptParseError extends Error {
   }
 }
 
-const STEP_KEYS = new Set(['save', 'expect']);
+const STEP_KEYS = new Set(['save', 'expect', 'match']);
 const NAME = /^[A-Za-z_]\w*$/;
 
 /** A parsed YAML/JSON document and a way to turn node offsets into line numbers. */
@@ -126,6 +128,13 @@ function parseStep(node: unknown, src: SourceDoc, tools: Map<string, Tool>): Scr
   if (raw['save'] !== undefined) {
     if (typeof raw['save'] !== 'string' || !NAME.test(raw['save'])) throw new ScriptParseError('save: expected a NAME (letters, digits, _)', src.lineOf(node.get('save', true)));
     step.save = raw['save'];
+  }
+  if (raw['match'] !== undefined) {
+    const match = raw['match'];
+    if (typeof match !== 'number' || !Number.isInteger(match) || match < 1 || step.save === undefined) {
+      throw new ScriptParseError('match: expected a whole number from 1, with save: (which match of a find to keep)', src.lineOf(node.get('match', true)));
+    }
+    step.match = match;
   }
   if (raw['expect'] !== undefined) step.expect = parseExpect(raw['expect'], src.lineOf(node.get('expect', true)));
   // Arguments are checked now when they can be, so a typo fails before Firefox starts.

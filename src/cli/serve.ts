@@ -177,7 +177,9 @@ export async function runServe(options: ServerOptions): Promise<void> {
   onShutdown(async () => {
     clearInterval(sweep);
     http.close();
-    await Promise.all([...live.values()].map(({ transport }) => transport.close().catch(() => undefined)));
+    const open = [...live.values()];
+    await Promise.all(open.map(({ transport }) => transport.close().catch(() => undefined)));
+    await Promise.all(open.map(({ session }) => session.recorder?.flush() ?? Promise.resolve()));
     await manager.close();
   });
   await new Promise<void>((resolve, reject) => {

@@ -6,6 +6,7 @@ import { unmappedBidiError } from '../browser/bidi-errors.js';
 import type { Tool, ToolContext, ToolResponse } from '../tools/tool.js';
 import { describeOpenedTab, openedTabLines } from '../tools/tab-info.js';
 import { renderText } from './render.js';
+import type { RefPin } from './recorder.js';
 import type { Session } from './session.js';
 
 /** Turns a zod failure into one readable line naming each field and what it expected. */
@@ -66,6 +67,17 @@ async function withOpenedTabs(response: ToolResponse<Record<string, unknown>>, s
 
 /** Validates, resolves the tab inside the caller's group, runs the handler, and codes every failure. */
 export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, options: ServerOptions): Promise<CallToolResult> {
+  const recorder = session.recorder;
+  if (!recorder) return dispatchCall(tool, rawArgs, session, options);
+  // Recording (--save-script, --caps script): the call, and how the element of its ref can be found again.
+  const call: { pin?: RefPin } = {};
+  const result = await dispatchCall(tool, rawArgs, session, options, call);
+  const args = rawArgs && typeof rawArgs === 'object' ? (rawArgs as Record<string, unknown>) : {};
+  recorder.record(tool, args, result, call.pin);
+  return result;
+}
+
+async function dispatchCall(tool: Tool, rawArgs: unknown, session: Session, options: ServerOptions, call?: { pin?: RefPin }): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {
     const { message, field } = describeZodError(parsed.error);
@@ -95,7 +107,9 @@ export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, o
         tab.assertUsable();
       }
       await browser.showTab(tab);
-      return tool.handler({ ...context, tab, browserNow: browser }, args);
+      const tabContext = { ...context, tab, browserNow: browser };
+      if (call && session.recorder) call.pin = await session.recorder.pin(tabContext, args);
+      return tool.handler(tabContext, args);
     });
     return successResult(await withOpenedTabs(response as ToolResponse<Record<string, unknown>>, session), notice);
   } catch (error) {

@@ -1,6 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { insideDir } from '../browser/output.js';
 import type { ServerOptions } from '../config.js';
 import { ToolError } from '../errors.js';
 import { allTools } from '../tools/index.js';
@@ -10,6 +12,7 @@ import { tabInfoSchema } from '../tools/tab-info.js';
 import { VERSION } from '../version.js';
 import { dispatch, errorResult } from './dispatch.js';
 import { shallow, toJsonSchema, type JsonSchema } from './json-schema.js';
+import { SessionRecorder } from './recorder.js';
 import type { Session } from './session.js';
 
 const errorSchema: JsonSchema = { type: 'object', properties: { error: { type: 'object' } }, required: ['error'] };
@@ -60,6 +63,13 @@ export function checkToolChoice(options: Pick<ServerOptions, 'caps' | 'tools'>):
   }
 }
 
+/** A session's recorder; with --save-script it rewrites session-<time>.yaml in the session's output dir after every call. */
+function recorderFor(options: ServerOptions): SessionRecorder {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const path = options.saveScript ? insideDir(options.outputDir, `session-${stamp}-${randomUUID().slice(0, 8)}.yaml`) : null;
+  return new SessionRecorder(path, `${options.viewport.width}x${options.viewport.height}`, options.outputDir);
+}
+
 function didYouMean(name: string, tools: Tool[]): string {
   const suggestion = closest(name, tools.map((tool) => tool.name));
   return suggestion ? ` Did you mean "${suggestion}"?` : '';
@@ -70,6 +80,7 @@ export function createMcpServer(session: Session, options: ServerOptions): Serve
   const tools = enabledTools(options);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = describeTools(tools);
+  if (!session.recorder && (options.saveScript || byName.has('script_export'))) session.recorder = recorderFor(options);
   const server = new Server(
     { name: 'firefox-use', version: VERSION },
     {

@@ -3,6 +3,7 @@ import type { Browser } from '../browser/browser.js';
 import type { BrowserManager } from '../browser/manager.js';
 import type { Tab } from '../browser/tab.js';
 import { ToolError } from '../errors.js';
+import type { SessionRecorder } from './recorder.js';
 
 /**
  * One MCP session and its tab group: the tabs it opened and the ones those tabs opened. It can see and touch
@@ -12,6 +13,8 @@ export class Session {
   readonly id = randomUUID();
   /** The tab this session used last: what `active` means in tabs_context_mcp and the default for scripts. */
   activeTabId: number | null = null;
+  /** Keeps the session's calls for a `run` script (--save-script, --caps script); null when neither asks for it. */
+  recorder: SessionRecorder | null = null;
   /** Every tab this group ever had, so a closed one is told apart from one that was never ours. */
   private readonly known = new Map<number, Tab>();
   private seenGeneration = 0;

@@ -6,7 +6,7 @@ import { waitUntil } from './wait.js';
 import { deltaFinish, deltaStart } from './delta.js';
 import { armDragWatch, finishDragWatch } from './drag.js';
 import { PageError } from './errors.js';
-import { aimAtPoint, aimAtRef, deepElementFromPoint, gateFrame, isFrame } from './guard.js';
+import { aimAtPoint, aimAtRef, deepElementFromPoint, gateFrame, isFrame, typingTarget } from './guard.js';
 import { documentId, localIdOf } from './registry.js';
 import { armScrollProbe, readScrollProbe } from './scroll-probe.js';
 
@@ -33,6 +33,7 @@ export function prepareAction(args: PrepareArgs): ActionPreparation {
   }
   if (args.dragWatch) armDragWatch({ token: args.token });
   const delta = args.delta ? deltaStart(args.delta) : undefined;
+  const typing = args.ref && args.focusWatch ? typingTarget(args.ref) : undefined;
   return {
     aim,
     ...(gate ? { gate } : {}),
@@ -42,6 +43,7 @@ export function prepareAction(args: PrepareArgs): ActionPreparation {
     ...(delta ? { delta } : {}),
     ...(focusFrame ? { focusFrame } : {}),
     ...(startOnFrame ? { startOnFrame: true as const } : {}),
+    ...(typing ? { typing } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 // The guard that runs before any input aimed at an element: resolved, visible, in view, and not covered.
-import type { AimResult, FocusCheck, GateArgs, GateResult, GuardArgs, PointArgs } from '../browser/page-types.js';
+import type { AimResult, FocusCheck, GateArgs, GateResult, GuardArgs, PointArgs, TypingTarget } from '../browser/page-types.js';
 import { coverage, describe, summarize } from './describe.js';
 import { PageError } from './errors.js';
 import { frameOrigin } from './frames.js';
@@ -150,17 +150,51 @@ export function gateFrame(args: GateArgs): GateResult {
   return gate;
 }
 
-/** After the click of a `type` with a ref: whether focus landed on that field, before any key is pressed. */
-export async function focusCheck(args: { ref: GuardArgs; waitMs?: number }): Promise<FocusCheck> {
+/**
+ * After the click of a `type` with a ref: whether focus landed on that field, before any key is pressed. With
+ * `caretToEnd`, the caret then goes after the field's text, so the keys append instead of landing where the click did.
+ */
+export async function focusCheck(args: { ref: GuardArgs; waitMs?: number; caretToEnd?: boolean }): Promise<FocusCheck> {
   if (args.waitMs) await waitUntil(() => focusState(args.ref).focused, args.waitMs);
-  return focusState(args.ref);
+  const state = focusState(args.ref);
+  if (state.focused && args.caretToEnd) {
+    const field = deepActive();
+    if ((field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) && appendBy(field) === 'selection') {
+      field.setSelectionRange(field.value.length, field.value.length);
+    }
+  }
+  return state;
+}
+
+/** Typing by ref: whether the field already holds focus, and how its caret is put after its text if it is clicked first. */
+export function typingTarget(ref: GuardArgs): TypingTarget {
+  const target = elementFor(ref.docId, ref.localId);
+  const append = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement ? appendBy(target) : undefined;
+  return { ...(focusState(ref).focused && document.hasFocus() ? { focused: true as const } : {}), ...(append ? { append } : {}) };
+}
+
+/**
+ * A plain text field with text in it: the selection API where the field has one, an End key where it does not
+ * (email and number inputs). Never an editor's proxy textarea (Monaco's, CodeMirror's): tiny or zero-size, it
+ * holds only a window of the editor's text.
+ */
+function appendBy(field: HTMLInputElement | HTMLTextAreaElement): TypingTarget['append'] {
+  if (field.value === '' || field.readOnly) return undefined;
+  if (field instanceof HTMLTextAreaElement) return field.clientWidth >= 20 && field.clientHeight >= 10 ? 'selection' : undefined;
+  if (field.type === 'email' || field.type === 'number') return 'endKey';
+  return field.selectionStart === null ? undefined : 'selection';
+}
+
+function deepActive(): Element | null {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active;
 }
 
 function focusState(ref: GuardArgs): FocusCheck {
   const args = { ref };
   const target = elementFor(args.ref.docId, args.ref.localId);
-  let active = document.activeElement;
-  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  const active = deepActive();
   if (!active || active === document.body) return { focused: false, ...(active ? { focus: summarize(active) } : {}) };
   return { focused: focusReaches(active, target), focus: summarize(active) };
 }

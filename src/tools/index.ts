@@ -17,9 +17,10 @@ import { resizeWindowTool } from './resize-window.js';
 import type { Tool } from './tool.js';
 import { waitForTool } from './wait-for.js';
 import { savePdfTool } from './save-pdf.js';
+import { scriptExportTool } from './script-export.js';
 import { cookiesClearTool, cookiesListTool, cookiesSetTool, storageStateSaveTool } from './storage.js';
 
 /** Every tool, in the order clients list them. */
 export const allTools: Tool[] = [tabsContextTool, tabsCreateTool, tabsCloseTool, navigateTool, computerTool, dialogTool, readPageTool, findTool, testRefTool, testTextTool, testServerStateTool,
   getPageTextTool, formInputTool, fileUploadTool, javascriptTool, readConsoleTool, readNetworkTool, resizeWindowTool, waitForTool,
-  cookiesListTool, cookiesSetTool, cookiesClearTool, storageStateSaveTool, savePdfTool];
+  cookiesListTool, cookiesSetTool, cookiesClearTool, storageStateSaveTool, savePdfTool, scriptExportTool];

@@ -36,7 +36,7 @@ export interface ToolAnnotations {
 }
 
 /** Tool groups --caps can add to the default list. */
-export const TOOL_GROUPS = ['storage', 'pdf'] as const;
+export const TOOL_GROUPS = ['storage', 'pdf', 'script'] as const;
 export type ToolGroup = (typeof TOOL_GROUPS)[number];
 
 interface ToolBase<In extends z.ZodObject, Out extends z.ZodObject> {

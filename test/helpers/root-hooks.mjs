@@ -1,4 +1,5 @@
 // Suite-wide: after everything, no Firefox started by this run may remain.
+import { readFileSync } from 'node:fs';
 import { firefoxPids, waitFor } from './processes.mjs';
 
 export const mochaHooks = {
@@ -7,8 +8,9 @@ export const mochaHooks = {
     // Servers close their Firefox asynchronously; give them a grace period (shorter in the hook's own test).
     const clean = await waitFor(() => firefoxPids().length === 0, Number(process.env.FIREFOX_USE_LEAK_GRACE_MS ?? 15_000));
     if (!clean) {
-      const left = firefoxPids();
-      for (const pid of left) {
+      const pids = firefoxPids();
+      const left = pids.map((pid) => `${pid} (${describe(pid)})`);
+      for (const pid of pids) {
         try {
           process.kill(pid, 'SIGKILL');
         } catch {}
@@ -17,3 +19,14 @@ export const mochaHooks = {
     }
   },
 };
+
+/** What a leftover process is (its command line and parent), so a leak names its source. */
+function describe(pid) {
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim().slice(0, 160);
+    const ppid = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1];
+    return `parent ${ppid}: ${cmdline}`;
+  } catch {
+    return 'gone';
+  }
+}

@@ -5,6 +5,8 @@ import { MODIFIER_VALUES, type Chord, type Modifier } from './keys.js';
 export const KEYBOARD_ID = 'fu-keyboard';
 const ENTER = '\uE007';
 const TAB = '\uE004';
+/** The End key: puts the caret after a field's text where the field has no selection API. */
+export const END_KEY = '\uE010';
 
 /** Presses one chord: modifiers down in order, the key, then everything up in reverse. */
 export function chordActions(chord: Chord): Input.KeySourceAction[] {

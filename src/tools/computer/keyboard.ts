@@ -1,6 +1,6 @@
 // type and key: keyboard input to whatever holds focus (type with a ref clicks that field first, and types only
 // once focus is there).
-import { chordActions, keySource, textKeys, typeSources } from '../../browser/input/keyboard.js';
+import { END_KEY, chordActions, keySource, textKeys, typeSources } from '../../browser/input/keyboard.js';
 import { parseKeySequence } from '../../browser/input/keys.js';
 import { clickActions, mouseSource, moveTo, type InputSource } from '../../browser/input/pointer.js';
 import { PASTE_CHORD, withClipboardText } from '../../browser/clipboard.js';
@@ -27,6 +27,8 @@ interface ClickFirst {
   /** Set by the checks: the press held back (what the page changed), or where focus was after the click. */
   refused?: string;
   focus?: FocusCheck;
+  /** The field held focus already: no click, the keys went in at its caret. */
+  noClick?: true;
 }
 
 /**
@@ -36,6 +38,9 @@ interface ClickFirst {
  */
 function clickFirst(context: TabToolContext, target: Aim, keys: InputSource[][]): ClickFirst {
   const { tab } = context;
+  // The field has focus already (typed into before, or selected by a triple_click): the keys go in at its caret or
+  // over its selection; a click would move the caret to wherever it landed.
+  if (target.preparation.typing?.focused) return { batches: keys, between: async () => true, noClick: true };
   const split = !pointerAt(context, target.point);
   const press = clickActions(target.framePoint, 0, 1);
   const clicks = split ? [[mouseSource([moveTo(target.framePoint)])], [mouseSource(press.slice(1))]] : [[mouseSource(press)]];
@@ -46,7 +51,8 @@ function clickFirst(context: TabToolContext, target: Aim, keys: InputSource[][])
       if (index !== clicks.length) return true;
       const waitMs = target.context === tab.context ? 0 : FRAME_EVENT_WAIT_MS;
       // Aimed by ref, so the target has its element's ids.
-      run.focus = await tab.callPage('focusCheck', { ref: target.refArgs!, waitMs }, { context: target.context });
+      const caretToEnd = target.preparation.typing?.append === 'selection';
+      run.focus = await tab.callPage('focusCheck', { ref: target.refArgs!, waitMs, ...(caretToEnd ? { caretToEnd } : {}) }, { context: target.context });
       return run.focus.focused;
     },
   };
@@ -83,9 +89,11 @@ const type: ActionHandler = async (context, args) => {
   }
   // The click and the keys in one pass: the press check before the button goes down, the focus check before the keys.
   const target = await aim(context, { ref: args.ref }, token, { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'], focusWatch: KEYS.watch, focusPin: true });
-  const run = clickFirst(context, target, keyBatches(keys));
-  const dispatched = await dispatch(context, target, run.batches, { token, need: ['pointerdown'], focusNeed: KEYS.need }, { between: run.between });
-  tab.movePointer(target.point);
+  const { typing } = target.preparation;
+  // A field without a selection API (email, number) gets its caret after its text from an End key instead.
+  const run = clickFirst(context, target, keyBatches(!typing?.focused && typing?.append === 'endKey' ? [END_KEY, ...keys] : keys));
+  const dispatched = await dispatch(context, target, run.batches, { token, need: run.noClick ? [] : ['pointerdown'], focusNeed: KEYS.need }, { between: run.between });
+  if (!run.noClick) tab.movePointer(target.point);
   return refResult(args.ref, target, dispatched, run, 'the keys', 'typed', typed);
 };
 
@@ -100,13 +108,21 @@ function refResult(ref: string, target: Aim, dispatched: Dispatched, run: ClickF
     point: target.point,
     preparation: target.preparation,
     dispatched,
-    verdicts: unfocused
-      ? [{ what: 'the click', report: dispatched.conclusion?.delivery }]
-      : [
-          { what: 'the click', report: dispatched.conclusion?.delivery },
-          { what: keys, report: dispatched.conclusion?.focusDelivery },
-        ],
-    details: refused ? [`Nothing was ${verb}.`] : unfocused ? [`The click did not put focus on it (focus is on ${summaryText(focus?.focus)}): nothing was ${verb}.`] : details,
+    verdicts: run.noClick
+      ? [{ what: keys, report: dispatched.conclusion?.focusDelivery }]
+      : unfocused
+        ? [{ what: 'the click', report: dispatched.conclusion?.delivery }]
+        : [
+            { what: 'the click', report: dispatched.conclusion?.delivery },
+            { what: keys, report: dispatched.conclusion?.focusDelivery },
+          ],
+    details: refused
+      ? [`Nothing was ${verb}.`]
+      : unfocused
+        ? [`The click did not put focus on it (focus is on ${summaryText(focus?.focus)}): nothing was ${verb}.`]
+        : run.noClick
+          ? [...details, `It had focus: ${verb} at its caret, no click.`]
+          : details,
     ...(refused ? { refused } : {}),
     extra: unfocused ? { ok: false, note: `focus did not reach the field; nothing was ${verb}` } : undefined,
   });
@@ -144,12 +160,14 @@ async function paste(context: TabToolContext, text: string, ref: string | undefi
     });
   }
   const target = await aim(context, { ref }, token, { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'], focusWatch: KEYS.watch });
-  const run = clickFirst(context, target, [[keySource(chord)]]);
+  const { typing } = target.preparation;
+  const endFirst = !typing?.focused && typing?.append === 'endKey';
+  const run = clickFirst(context, target, [[keySource(endFirst ? [{ type: 'keyDown', value: END_KEY }, { type: 'keyUp', value: END_KEY }, ...chord] : chord)]]);
   const pasting = await withClipboardText(tab, text, () =>
-    dispatch(context, target, run.batches, { token, need: ['pointerdown'], focusNeed: KEYS.need }, { between: run.between }),
+    dispatch(context, target, run.batches, { token, need: run.noClick ? [] : ['pointerdown'], focusNeed: KEYS.need }, { between: run.between }),
   );
   if (!pasting.placed) return notPlaced();
-  tab.movePointer(target.point);
+  if (!run.noClick) tab.movePointer(target.point);
   return refResult(ref, target, pasting.result, run, 'the paste keys', 'pasted', pasted);
 }
 

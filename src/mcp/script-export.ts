@@ -1,0 +1,149 @@
+import type { RecordedCall } from './recorder.js';
+
+/** A session written out as a `run` script, and what it left out. */
+export interface ExportedScript {
+  text: string;
+  /** Steps written (finds added for refs included). */
+  steps: number;
+  /** Calls not written as steps: they only looked (read_page, find, screenshots...) or failed (written as comments). */
+  left_out: { looked: number; failed: number };
+  /** Environment variables the script needs: text typed into password fields, not written in the file. */
+  secrets: string[];
+  /** What a re-run may not reproduce (a ref no query picks out, a tab a page opened). */
+  warnings: string[];
+}
+
+/** Tools that only read: the replay does not need them (their refs are re-found by the steps that use them). */
+const LOOKING = new Set(['tabs_context_mcp', 'read_page', 'find', 'get_page_text', 'read_console_messages', 'read_network_requests', 'cookies_list', 'script_export']);
+const LOOKING_ACTIONS = new Set(['screenshot', 'zoom']);
+
+function looks(call: RecordedCall): boolean {
+  if (LOOKING.has(call.tool) || call.tool.startsWith('test_')) return true;
+  return call.tool === 'computer' && LOOKING_ACTIONS.has(String(call.args['action']));
+}
+
+/** An environment variable name for a password field's text: its accessible name in capitals ("PASSWORD"). */
+function envName(field: string, taken: Map<string, string>): string {
+  const known = taken.get(field);
+  if (known) return known;
+  const base = field.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40);
+  const stem = base && /^[A-Z]/.test(base) ? base : 'SECRET';
+  let name = stem;
+  for (let n = 2; [...taken.values()].includes(name); n++) name = `${stem}_${n}`;
+  taken.set(field, name);
+  return name;
+}
+
+/** Arguments for a comment: typed text and set values shown by length only (a failed call may have held a secret). */
+function commentArgs(args: Record<string, unknown>): string {
+  const shown = Object.fromEntries(
+    Object.entries(args).map(([key, value]) => [key, (key === 'text' || key === 'value') && typeof value === 'string' ? `<${value.length} characters>` : value]),
+  );
+  return JSON.stringify(shown);
+}
+
+function line(tool: string, args: Record<string, unknown>, extra: string[] = []): string {
+  return [`- ${tool}: ${JSON.stringify(args)}`, ...extra.map((entry) => `  ${entry}`)].join('\n');
+}
+
+/**
+ * Writes recorded calls as a `run` script (docs/scripting.md): one step per successful call that changed something,
+ * each ref replaced by the find that picked it out on the page just before the call, tabs named by the steps that
+ * open them, text typed into password fields replaced by `${NAME}`. Failed calls become comments.
+ */
+export function renderScript(calls: RecordedCall[], context: { droppedCalls: number; viewport: string }): ExportedScript {
+  const kept = calls.filter((call) => call.ok && !looks(call));
+  const failed = calls.filter((call) => !call.ok);
+  const tabsUsed = new Set(kept.flatMap((call) => [call.tabId, call.createdTab].filter((id): id is number => id !== undefined)));
+  const named = tabsUsed.size > 1;
+  const tabNames = new Map<number, string>();
+  const secretNames = new Map<string, string>();
+  const warnings: string[] = [];
+  const out: string[] = [];
+  let current: number | null = null;
+  let first: number | null = null;
+  let steps = 0;
+
+  /** The tabId argument a step needs in `run`: none for the script's current tab; `$tabN` otherwise. */
+  const tabArg = (tabId: number | undefined): Record<string, unknown> => {
+    if (tabId === undefined || !named) return {};
+    if (!tabNames.has(tabId) && first === null) {
+      // The session's first tab: the script opens one it can name.
+      first = tabId;
+      tabNames.set(tabId, `tab${tabNames.size + 1}`);
+      out.push(line('tabs_create_mcp', {}, [`save: ${tabNames.get(tabId)}`]));
+      steps++;
+      current = tabId;
+    }
+    const name = tabNames.get(tabId);
+    if (!name) {
+      warnings.push(`tab ${tabId} was opened by a page; run cannot name it, so its steps keep the recorded tabId`);
+      out.push(`# tab ${tabId} was opened by a page: this step keeps the recorded tabId, which a re-run may number differently`);
+      current = tabId;
+      return { tabId };
+    }
+    if (tabId === current) return {};
+    current = tabId;
+    return { tabId: `$${name}` };
+  };
+
+  for (const call of calls) {
+    if (!call.ok) {
+      out.push(`# left out, failed: ${call.tool} ${commentArgs(call.args)} -> ${call.error ?? 'failed'}`);
+      continue;
+    }
+    if (looks(call)) continue;
+    const { tabId: _recorded, ...rest } = call.args;
+    const args: Record<string, unknown> = { ...rest };
+    if (call.tool === 'tabs_create_mcp') {
+      if (first === null && call.createdTab !== undefined) first = call.createdTab;
+      const name = `tab${tabNames.size + 1}`;
+      if (call.createdTab !== undefined) tabNames.set(call.createdTab, name);
+      out.push(line('tabs_create_mcp', args, [`save: ${name}`]));
+      steps++;
+      current = call.createdTab ?? null;
+      continue;
+    }
+    let where = tabArg(call.tabId);
+    if (first === null && call.tabId !== undefined) first = call.tabId;
+    if (call.pin) {
+      const { ref, query, match, info } = call.pin;
+      const what = info ? `${info.role}${info.name ? ` "${info.name}"` : ''}` : 'an element';
+      if (query) {
+        out.push(line('find', { ...where, query }, [`save: ${ref}`, ...(match > 1 ? [`match: ${match}`] : [])]));
+        steps++;
+        where = {};
+        args['ref'] = `$${ref}`;
+      } else {
+        warnings.push(`${ref} (${what}): no find query picks it out; its step keeps the recorded ref`);
+        out.push(`# ${ref} (${what}): no find query picked this element out, so the ref is kept as recorded; a re-run may number it differently`);
+      }
+    }
+    if (call.secretField !== undefined) {
+      const name = envName(call.secretField, secretNames);
+      if (call.tool === 'computer') args['text'] = `\${${name}}`;
+      else args['value'] = `\${${name}}`;
+    }
+    if (call.tool === 'tabs_close_mcp' && named && call.tabId !== undefined && tabNames.has(call.tabId)) {
+      // Closing names its tab even when it is the current one; the next step names the tab it works on.
+      out.push(line(call.tool, { tabId: `$${tabNames.get(call.tabId)}`, ...args }));
+      current = null;
+    } else {
+      out.push(line(call.tool, { ...where, ...args }));
+    }
+    steps++;
+  }
+
+  const secrets = [...secretNames.values()];
+  const looked = calls.filter((call) => call.ok && looks(call)).length;
+  const head = [
+    `# firefox-use run script, exported from an MCP session at ${new Date().toISOString()}.`,
+    `# Replay: ${secrets.map((name) => `${name}=... `).join('')}firefox-use run THIS_FILE${context.viewport ? ` --viewport ${context.viewport}` : ''}`,
+    ...(secrets.length ? [`# Needs ${secrets.join(', ')} in the environment: text typed into password fields is not written here.`] : []),
+    `# Left out: ${looked} call(s) that only looked (read_page, find, screenshots...), ${failed.length} failed call(s) (commented below).`,
+    ...(context.droppedCalls ? [`# The first ${context.droppedCalls} call(s) of the session are not kept: it made more than the recorder holds.`] : []),
+    ...(out.length ? [] : ['# (no call changed anything yet)']),
+  ];
+  const text = `${head.join('\n')}\n${out.length ? out.join('\n') : '[]'}\n`;
+  return { text, steps, left_out: { looked, failed: failed.length }, secrets, warnings: [...new Set(warnings)] };
+}
