@@ -561,6 +561,11 @@ export class Browser extends EventEmitter<{
   async close(graceMs = 5_000): Promise<void> {
     if (this.closing) return this.host.waitForExit(graceMs);
     this.closing = true;
+    // Firefox asked to quit while it still runs its startup tasks can hang on the way out (the Remote Agent says
+    // so): a browser closed right after its launch first gets a bounded wait for session.new's answer.
+    if (this.starting && this.versionAnswered && !this.crashed) {
+      await Promise.race([this.versionAnswered, new Promise((resolve) => setTimeout(resolve, Math.min(graceMs, STARTUP_QUIT_WAIT_MS)).unref())]);
+    }
     await this.host.shutdown(this.bidi, graceMs, !this.crashed);
     this.bidi.close();
   }
@@ -568,6 +573,8 @@ export class Browser extends EventEmitter<{
 
 /** How long Firefox may take to start, and to open its first tab while it still runs its startup tasks. */
 const LAUNCH_TIMEOUT_MS = 45_000;
+/** How long a close right after launch waits for Firefox to finish starting before asking it to quit. */
+const STARTUP_QUIT_WAIT_MS = 3_000;
 
 function versionOf(reply: { capabilities: { browserName: string; browserVersion: string } }): string {
   return `${reply.capabilities.browserName} ${reply.capabilities.browserVersion}`;
