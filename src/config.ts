@@ -164,6 +164,13 @@ const OPTIONS = {
     help: 'Close Firefox after this many milliseconds without a call (the next call starts it again; a named profile keeps its cookies)',
     defaultText: 'never',
   },
+  connect: {
+    commands: SESSIONS,
+    flag: 'connect',
+    kind: 'string',
+    help: 'Attach to a Firefox started with --remote-debugging-port (ws://HOST:PORT, a port, or its profile folder); it keeps running',
+    defaultText: 'none',
+  },
   webdriverUrl: {
     flag: 'webdriver-url',
     kind: 'string',
@@ -262,6 +269,9 @@ export function resolveOptions(flags: Record<string, unknown>, env: NodeJS.Proce
     });
   }
   const resolved = parsed.data as ServerOptions;
+  if (resolved.connect !== undefined && resolved.webdriverUrl !== undefined) {
+    throw new ToolError('invalid_arguments', '--connect and --webdriver-url both name a browser to use: give one of them.', { field: 'connect' });
+  }
   resolved.outputDir = resolve(resolved.outputDir);
   if (resolved.uploadRoots.length === 0) resolved.uploadRoots = [resolved.outputDir];
   resolved.uploadRoots = resolved.uploadRoots.map((root) => resolve(root));

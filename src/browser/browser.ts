@@ -85,6 +85,8 @@ export class Browser extends EventEmitter<{
   /** Element refs of every tab, in one namespace so a ref never names two things. */
   readonly refs = new RefRegistry(MAX_REFS, (id) => this.tabsById.get(id)?.groupId ?? null);
   private closing = false;
+  /** Closing a browser we do not own (--connect): our tabs, then our session. */
+  private ending: Promise<void> | null = null;
   crashed: Error | null = null;
   /** Groups that keep their cookies, storage and cache apart (serve sessions): each gets a BiDi user context. */
   /** Isolated groups, each with the folder its downloads go to (undefined: the server's output dir). */
@@ -493,7 +495,8 @@ export class Browser extends EventEmitter<{
       // would hold the creation itself.
       if (sibling) return { type: 'tab', background: true, referenceContext: sibling.context };
       const othersShown = [...this.tabsById.values()].some((tab) => tab.groupId !== null && tab.groupId !== groupId && !tab.isClosed);
-      return { type: othersShown ? 'window' : 'tab', background: false };
+      // In the user's own Firefox (--connect) a session starts a window of its own: the user's tabs stay in front of them.
+      return { type: othersShown || this.host.keepsBrowser ? 'window' : 'tab', background: false };
     }
     // `beside`: in that tab's window (regress opens each capture's tab, in a user context of its own, in its worker's window).
     const where = opts.beside && opts.foreground !== 'window' ? { referenceContext: opts.beside.context } : {};
@@ -557,10 +560,24 @@ export class Browser extends EventEmitter<{
     return this.host.pid;
   }
 
+  /** Closes every tab this server opened (or its pages opened) in a browser it does not own; the user's tabs stay. */
+  private async closeOwnTabs(timeoutMs: number): Promise<void> {
+    const ours = [...this.tabsById.values()].filter((tab) => !tab.isClosed);
+    await Promise.all(ours.map((tab) => this.bidi.send('browsingContext.close', { context: tab.context }, { timeout: timeoutMs }).catch(() => undefined)));
+  }
+
   /** Ends the browser through its host: browser.close and the profile lock for a launched one, DELETE for a remote one. */
   async close(graceMs = 5_000): Promise<void> {
-    if (this.closing) return this.host.waitForExit(graceMs);
+    if (this.closing) return this.ending ?? this.host.waitForExit(graceMs);
     this.closing = true;
+    if (this.host.keepsBrowser) {
+      // The user's Firefox stays: a second caller waits for our tabs and session to be gone, not for a process exit.
+      this.ending = (async () => {
+        if (!this.crashed) await this.closeOwnTabs(Math.min(graceMs, 3_000));
+        await this.host.shutdown(this.bidi, graceMs, !this.crashed);
+      })();
+      return this.ending;
+    }
     // Firefox asked to quit while it still runs its startup tasks can hang on the way out (the Remote Agent says
     // so): a browser closed right after its launch first gets a bounded wait for session.new's answer.
     if (this.starting && this.versionAnswered && !this.crashed) {

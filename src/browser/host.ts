@@ -16,6 +16,8 @@ export interface BrowserHost {
   shutdown(bidi: BidiConnection, graceMs: number, alive: boolean): Promise<void>;
   /** Waits for a shutdown already started elsewhere. */
   waitForExit(graceMs: number): Promise<void>;
+  /** The browser is the user's (--connect): it stays when we end, and only the tabs we opened are closed. */
+  readonly keepsBrowser?: boolean;
 }
 
 const STORAGE_FLUSH_MS = 1_200;

@@ -2,6 +2,7 @@ import type { ServerOptions } from '../config.js';
 import { Browser, type BrowserOptions } from './browser.js';
 import type { StartupPhases } from './launcher.js';
 import { connectRemote } from './remote.js';
+import { connectRunning } from './attach.js';
 import { readStorageState } from './storage.js';
 import { launchTuning, readInitScript } from './launch-prefs.js';
 
@@ -93,7 +94,11 @@ export class BrowserManager {
           acceptInsecureCerts: this.options.ignoreHttpsErrors,
           ...(this.options.initScript ? { initScript: readInitScript(this.options.initScript) } : {}),
         };
-        const browser = this.options.webdriverUrl ? await connectRemote(this.options.webdriverUrl, launch) : await Browser.launch(launch);
+        const browser = this.options.connect
+          ? await connectRunning(this.options.connect, launch)
+          : this.options.webdriverUrl
+            ? await connectRemote(this.options.webdriverUrl, launch)
+            : await Browser.launch(launch);
         this.generation++;
         this.current = browser;
         this.lastStartup = browser.startup;

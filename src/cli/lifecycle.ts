@@ -3,7 +3,9 @@ export function onShutdown(shutdown: () => Promise<void>, options: { stdinClose?
   let started: Promise<void> | null = null;
   const run = (code = 0): Promise<void> => {
     if (!started) {
-      started = shutdown()
+      // Deferred a tick: shutdown() may close the MCP server, whose onclose calls this again before `started` is set.
+      started = Promise.resolve()
+        .then(shutdown)
         .catch((error: unknown) => {
           process.stderr.write(`firefox-use: error while shutting down: ${(error as Error).message}\n`);
         })

@@ -35,6 +35,7 @@ const COMMANDS: Record<string, CommandSpec> = {
       { flag: 'update', kind: 'boolean', help: 'Rewrite the baselines that changed', defaultText: 'false' },
       { flag: 'ci', kind: 'boolean', help: 'A missing baseline is an error (it is still written, for review)', defaultText: 'false' },
       { flag: 'workers', kind: 'string', help: 'Captures in parallel: tabs of one Firefox, another Firefox per 4 workers', defaultText: '1' },
+      { flag: 'prefetch', kind: 'string', help: 'Captures each worker loads ahead, in windows of their own, while it shoots one (0: one page at a time)', defaultText: '1' },
       { flag: 'shard', kind: 'string', help: 'Run only slice I of N (I/N), for a CI matrix', defaultText: 'all' },
       { flag: 'grep', kind: 'string', help: 'Only the captures whose page@viewport id matches this regular expression (with --update: update only those)', defaultText: 'all' },
       { flag: 'flaky', kind: 'string', help: 'An unstable page that differs from its baseline beyond the threshold: fail or warn', defaultText: 'fail with --ci, else warn' },
@@ -148,8 +149,16 @@ async function main(argv: string[]): Promise<number> {
       const workers = Number(parsed.flags['workers'] ?? 1);
       const ci = Boolean(parsed.flags['ci']);
       const flaky = parsed.flags['flaky'] ?? (ci ? 'fail' : 'warn');
-      if (!config || !Number.isInteger(workers) || workers < 1 || (flaky !== 'fail' && flaky !== 'warn')) {
-        const why = !config ? 'name a CONFIG file' : flaky !== 'fail' && flaky !== 'warn' ? '--flaky takes fail or warn' : '--workers takes a positive whole number';
+      const prefetch = parsed.flags['prefetch'] === undefined ? undefined : Number(parsed.flags['prefetch']);
+      const badPrefetch = prefetch !== undefined && (!Number.isInteger(prefetch) || prefetch < 0 || prefetch > 8);
+      if (!config || !Number.isInteger(workers) || workers < 1 || (flaky !== 'fail' && flaky !== 'warn') || badPrefetch) {
+        const why = !config
+          ? 'name a CONFIG file'
+          : flaky !== 'fail' && flaky !== 'warn'
+            ? '--flaky takes fail or warn'
+            : badPrefetch
+              ? '--prefetch takes a whole number from 0 to 8'
+              : '--workers takes a positive whole number';
         process.stderr.write(`firefox-use regress: ${why}.\n`);
         return 2;
       }
@@ -158,6 +167,7 @@ async function main(argv: string[]): Promise<number> {
         update: Boolean(parsed.flags['update']),
         ci,
         workers,
+        ...(prefetch !== undefined ? { prefetch } : {}),
         flaky,
         verbose: Boolean(parsed.flags['verbose']),
         ...(typeof parsed.flags['baseline-dir'] === 'string' ? { baselineDir: parsed.flags['baseline-dir'] } : {}),

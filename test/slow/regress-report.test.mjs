@@ -41,6 +41,28 @@ describe('firefox-use regress: update, merge, reproducibility, the report in Fir
     expect(readFileSync(join(baselines(), 'page@400x400.png')).equals(readFileSync(join(baselines(), 'still@400x400.png')))).to.equal(true);
   });
 
+  it('loading the next pages while one is shot gives the same bytes as one page at a time', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'fu-regress-prefetch-'));
+    // Pages whose pixels could depend on what else the browser does: a focused input (caret, focus ring), form
+    // controls, a scrollbar, a stopped animation, a masked ticker, web fonts from a data: URL.
+    const pages = {
+      focus: '<input autofocus value="caret here"><textarea>notes</textarea><select><option>A</option></select><button>Send</button>',
+      long: Array.from({ length: 80 }, (_, i) => `<p>Line ${i} of a long page</p>`).join(''),
+      animated: '<style>.s{width:40px;height:40px;background:#c33;animation:r 1s linear infinite}@keyframes r{to{transform:rotate(360deg)}}</style><div class="s"></div>',
+      clock: '<div id="clock"></div><script>setInterval(() => (clock.textContent = Date.now()), 10)</script><p>masked clock</p>',
+      svg: `<svg width="300" height="200">${Array.from({ length: 20 }, (_, i) => `<circle cx="${i * 15}" cy="${100 + Math.sin(i) * 60}" r="10" fill="hsl(${i * 18},70%,50%)"/>`).join('')}</svg>`,
+    };
+    for (const [name, body] of Object.entries(pages)) writeFileSync(join(own, `${name}.html`), `<!doctype html><meta charset="utf-8"><body style="font:15px sans-serif">${body}</body>`);
+    writeFileSync(join(own, 'suite.yaml'), `viewports: [640x480, 390x600]\npages:\n${Object.keys(pages).map((name) => `  - {name: ${name}, file: ${name}.html${name === 'clock' ? ', mask: ["#clock"]' : ''}}`).join('\n')}\n`);
+    const go = (label, prefetch) => cli(['regress', join(own, 'suite.yaml'), '--baseline-dir', join(own, label), '--report-dir', join(own, `report-${label}`), '--workers', '1', '--prefetch', prefetch]);
+    const serial = await go('serial', '0');
+    expect(serial.code, serial.stderr).to.equal(0);
+    const ahead = await go('ahead', '3');
+    expect(ahead.code, ahead.stderr).to.equal(0);
+    const ids = Object.keys(pages).flatMap((name) => [`${name}@640x480`, `${name}@390x600`]);
+    for (const id of ids) expect(readFileSync(join(own, 'ahead', `${id}.png`)).equals(readFileSync(join(own, 'serial', `${id}.png`))), id).to.equal(true);
+  });
+
   it('--update rewrites the changed baselines and leaves the unchanged ones untouched', async () => {
     const before = Object.fromEntries(['still@400x400', 'still@320x360'].map((id) => [id, { bytes: readFileSync(join(baselines(), `${id}.png`)), mtime: statSync(join(baselines(), `${id}.png`)).mtimeMs }]));
     const old = readFileSync(join(baselines(), 'page@400x400.png'));
