@@ -45,6 +45,10 @@ function brief(summary) {
 async function main() {
   const started = Date.now();
   const fixtures = await startFixtures();
+  // The real apps' pages are measured beside the fixtures when they are installed.
+  const { missingApps, startRealAppServer } = await import('../test/helpers/real-apps.mjs');
+  if (missingApps().length === 0) fixtures.apps = await startRealAppServer();
+  else log(`real-app pages skipped: missing ${missingApps().join(', ')}`);
   const summary = { version: 1, date: new Date().toISOString() };
   try {
     log('foundation: cold start, 20 screenshots, RSS');
@@ -56,6 +60,7 @@ async function main() {
     }
   } finally {
     await fixtures.close();
+    await fixtures.apps?.close();
   }
   if (!flags['no-extras']) summary.extras = await runExtras({ log });
   summary.elapsed_s = Math.round((Date.now() - started) / 100) / 10;

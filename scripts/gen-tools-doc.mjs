@@ -21,35 +21,11 @@ const { errorCodesOf } = await import(join(ROOT, 'dist', 'tools', 'tool.js'));
 // What each contract code means for the caller: the one list, in src/errors.ts.
 const { ERROR_CODES: MEANING } = await import(join(ROOT, 'dist', 'errors.js'));
 
-// Example calls (validated against each tool's input schema) and, where written, example results (validated
-// against its output schema). A tool without one gets an example built from its schema.
-const EXAMPLES = {
-  tabs_context_mcp: {
-    args: { createIfEmpty: true },
-    result: { tabs: [{ tabId: 1, url: 'https://example.com/', title: 'Example Domain', active: true }], activeTabId: 1 },
-  },
-  tabs_create_mcp: { args: { url: 'https://example.com/login' }, result: { tabId: 2, url: 'https://example.com/login', title: 'Log in', active: false } },
-  tabs_close_mcp: { args: { tabId: 2 }, result: { closed: 2, remainingTabIds: [1] } },
-  navigate: {
-    args: { tabId: 1, url: 'https://example.com/login' },
-    result: {
-      url: 'https://example.com/login',
-      title: 'Log in',
-      snapshot: '- main\n  - heading "Log in" [ref=ref_1] [level=1]\n  - textbox "Email" [ref=ref_2]\n  - button "Continue" [ref=ref_3]',
-    },
-  },
-  computer: { args: { action: 'left_click', tabId: 1, ref: 'ref_3' } },
-  read_page: { args: { tabId: 1, filter: 'interactive' } },
-  find: { args: { tabId: 1, query: 'button continue' } },
-  firefox_dialog: { args: { tabId: 1, action: 'accept' } },
-  get_page_text: { args: { tabId: 1 } },
-  form_input: { args: { tabId: 1, ref: 'ref_2', value: 'ann@example.com' } },
-  file_upload: { args: { tabId: 1, ref: 'ref_7', paths: ['/home/ann/report.pdf'] } },
-  javascript_tool: { args: { tabId: 1, text: 'document.title' } },
-  read_console_messages: { args: { tabId: 1, onlyErrors: true } },
-  read_network_requests: { args: { tabId: 1, urlPattern: '/api/' } },
-  resize_window: { args: { tabId: 1, width: 1024, height: 768 } },
-};
+// Example calls and results captured from a real session (scripts/capture-tool-examples.mjs, `npm run docs:examples`,
+// which needs Firefox): each call is validated against the tool's input schema and each result against its output
+// schema here, so a stale example fails `npm run docs:check`. A tool without one gets an example built from its schema.
+const EXAMPLES_FILE = join(ROOT, 'docs', 'tool-examples.json');
+const EXAMPLES = existsSync(EXAMPLES_FILE) ? JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) : {};
 
 const problems = [];
 
@@ -110,15 +86,17 @@ function example(tool) {
   args ??= sample(inputSchema);
   let result = given?.result;
   if (result && !tool.output.safeParse(result).success) {
-    problems.push(`${tool.name}: the example result no longer fits the output schema`);
+    problems.push(`${tool.name}: the example result no longer fits the output schema: run \`npm run docs:examples\``);
     result = undefined;
   }
   if (!result) {
+    problems.push(`${tool.name}: no captured example in docs/tool-examples.json: run \`npm run docs:examples\``);
     // Built from the schema: echo the call's own values where the result has a field of the same name.
     result = sample(outputSchema);
     for (const [key, value] of Object.entries(args ?? {})) if (key in (outputSchema.properties ?? {})) result[key] = value;
+    return { args, result, captured: false };
   }
-  return { args, result };
+  return { args, result, captured: true, text: given.text, images: given.images };
 }
 
 function renderTool(tool) {
@@ -140,9 +118,14 @@ function renderTool(tool) {
       lines.push(`| \`${name}\` | ${cell(typeOf(schema))} | ${required.has(name) ? 'yes' : 'no'} | ${cell((schema.description ?? '') + extra)} |`);
     }
   }
-  const { args, result } = example(tool);
+  const { args, result, captured, text, images } = example(tool);
   lines.push('', '### Example', '', 'Call:', '', '```json', JSON.stringify({ name: tool.name, arguments: args }, null, 2), '```', '');
-  lines.push('Result (`structuredContent`; the text content carries a short rendering of it):', '', '```json', JSON.stringify(result, null, 2), '```', '');
+  if (captured) {
+    lines.push(`Text the model reads${images?.length ? ` (plus an image block, ${images.join(', ')})` : ''}:`, '', '```', text, '```', '');
+    lines.push('`structuredContent`:', '', '```json', JSON.stringify(result, null, 2), '```', '');
+  } else {
+    lines.push('Result (`structuredContent`, built from the schema; the text content carries a short rendering of it):', '', '```json', JSON.stringify(result, null, 2), '```', '');
+  }
   lines.push('### Error codes', '', ...errorCodesOf(tool).map((code) => `- \`${code}\`: ${MEANING[code] ?? '(no description yet)'}`), '');
   return lines;
 }
@@ -167,7 +150,8 @@ const lines = [
   '',
   'Every tool answers with `structuredContent` (matching its output schema) and a short text for the model. A failure is',
   '`isError: true`; the first text line is `<code>: <message>` and `structuredContent.error` is `{code, message, ...details}`.',
-  'How an agent should use them together: [agents.md](agents.md).',
+  'How an agent should use them together: [agents.md](agents.md). The examples are replies of a real session against a',
+  'local page (`npm run docs:examples`, scripts/capture-tool-examples.mjs); only the page\'s port and the output dir are rewritten.',
   '',
   '| tool | what it does |',
   '|---|---|',

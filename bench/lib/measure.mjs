@@ -1,6 +1,6 @@
 // Per-page figures of one running server: navigate, default snapshot, click by ref, type, screenshot.
 import { findRef } from './refs.mjs';
-import { PAGES, TYPED_TEXT } from './pages.mjs';
+import { PAGES, TYPED_TEXT, pageUrl } from './pages.mjs';
 import { textOf } from './mcp.mjs';
 import { summarize } from './stats.mjs';
 
@@ -44,7 +44,11 @@ export async function measurePages(adapter, server, handle, fixtures, { calls, l
   const pages = {};
   for (const page of PAGES) {
     log(`${adapter.id}: ${page.id}`);
-    const url = fixtures.url(page.path);
+    const url = pageUrl(page, fixtures);
+    if (!url) {
+      pages[page.id] = { skipped: 'real apps not installed (scripts/install-test-apps.sh, npm ci)' };
+      continue;
+    }
     const figures = {};
     const nav = await repeat(server, calls, () => adapter.ops.navigate(handle, url));
     figures.navigate = strip(nav);
@@ -55,9 +59,10 @@ export async function measurePages(adapter, server, handle, fixtures, { calls, l
       ['click', page.click, (ref) => adapter.ops.click(handle, ref, `${page.click.name} button`)],
       ['type', page.type, (ref) => adapter.ops.type(handle, ref, TYPED_TEXT, `${page.type.name} field`)],
     ]) {
+      if (!target) continue;
       const { ref, source } = await refFor(adapter, server, handle, snapshotText, target);
       if (!ref) {
-        figures[key] = { skipped: `no ref for ${[target.role].flat()[0]} "${target.name}" in the snapshot${snap.skipped ? ` (${snap.skipped})` : ''}` };
+        figures[key] = { skipped: `no ref for ${[target.role].flat()[0]} "${String(target.name)}" in the snapshot${snap.skipped ? ` (${snap.skipped})` : ''}` };
         continue;
       }
       const run = await repeat(server, calls, () => op(ref));

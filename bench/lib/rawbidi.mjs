@@ -1,7 +1,7 @@
 // The floor: the same operations as bare WebDriver BiDi commands on an owned Firefox, with no MCP server between:
 // navigate, captureScreenshot, script.callFunction and an input.performActions click at the target's centre.
 import { fileURLToPath } from 'node:url';
-import { PAGES } from './pages.mjs';
+import { PAGES, pageUrl } from './pages.mjs';
 import { summarize } from './stats.mjs';
 import { now } from './stats.mjs';
 
@@ -40,7 +40,8 @@ export async function rawBidiFloor(fixtures, { calls, log }) {
     await bidi.send('browsingContext.setViewport', { context, viewport: { width: 1280, height: 800 }, devicePixelRatio: 1 });
     for (const page of PAGES) {
       log(`raw BiDi: ${page.id}`);
-      const url = fixtures.url(page.path);
+      const url = pageUrl(page, fixtures);
+      if (!url) continue;
       const figures = {};
       figures.navigate = await timedN(calls, () => bidi.send('browsingContext.navigate', { context, url, wait: 'complete' }, { timeout: 30_000 }));
       figures.screenshot = await timedN(calls, () => bidi.send('browsingContext.captureScreenshot', { context, origin: 'viewport', format: { type: 'image/png' } }));
@@ -61,7 +62,7 @@ export async function rawBidiFloor(fixtures, { calls, log }) {
         });
         offset = box.result.value.map((v) => v.value);
       }
-      if (target) {
+      if (target && !page.app) {
         const found = await bidi.send('script.callFunction', {
           functionDeclaration: CENTRE,
           arguments: [{ type: 'string', value: page.click.name }],
@@ -70,7 +71,9 @@ export async function rawBidiFloor(fixtures, { calls, log }) {
         });
         if (found.type === 'success' && found.result.type === 'array') point = found.result.value.map((v, i) => Math.round(v.value + offset[i]));
       }
-      if (point) {
+      if (page.app) {
+        figures.click = { skipped: 'the raw floor clicks fixture pages only' };
+      } else if (point) {
         figures.click = await timedN(calls, () =>
           bidi.send('input.performActions', {
             context,

@@ -103,7 +103,7 @@ function chart(summary) {
   let y = 70;
   const parts = [];
   parts.push(`<text x="20" y="30" font-size="20" font-weight="bold">firefox-use vs Playwright MCP vs Chrome DevTools MCP</text>`);
-  parts.push(`<text x="20" y="52" font-size="13" fill="#444">p50 ms, median over the ${PAGES.length} fixture pages, log scale (shorter is faster). ${esc(summary.date ?? '')}</text>`);
+  parts.push(`<text x="20" y="52" font-size="13" fill="#444">p50 ms, median over the ${PAGES.length} bench pages (fixtures and real apps), log scale (shorter is faster). ${esc(summary.date ?? '')}</text>`);
   for (const group of groups) {
     parts.push(`<text x="20" y="${y + barH * 1.5}" font-size="14">${esc(group.label)}</text>`);
     for (const bar of group.bars) {

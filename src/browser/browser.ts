@@ -104,9 +104,11 @@ export class Browser extends EventEmitter<{
   private readonly shownOfGroup = new Map<string, Tab>();
   /** How long this browser's launch took, step by step (null when it was not launched here). */
   startup: StartupPhases | null = null;
-  /** Firefox is still running its startup tasks (session.new not answered yet): its first tab may take seconds. */
-  private starting = false;
-  private versionAnswered: Promise<string> | null = null;
+  /**
+   * While Firefox still runs its startup tasks (session.new not answered yet; its first tab may take seconds): the
+   * version it will answer with. Null once it has answered.
+   */
+  private startupAnswer: Promise<string> | null = null;
 
   private constructor(
     private readonly bidi: BidiConnection,
@@ -142,14 +144,16 @@ export class Browser extends EventEmitter<{
       const browser = await Browser.attach(bidi, host, options, answered ? versionOf(await session) : 'Firefox');
       browser.startup = { ...firefox.phases, session: sessionAt, ready: performance.now() - firefox.phases.startedAt };
       if (!answered) {
-        browser.starting = true;
-        browser.versionAnswered = session.then(versionOf, () => browser.version);
-        session.then(
+        browser.startupAnswer = session.then(
           (reply) => {
             browser.version = versionOf(reply);
-            browser.starting = false;
+            browser.startupAnswer = null;
+            return browser.version;
           },
-          (error: unknown) => browser.onLost(error instanceof Error ? error : new Error(String(error))),
+          (error: unknown) => {
+            browser.onLost(error instanceof Error ? error : new Error(String(error)));
+            return browser.version;
+          },
         );
       }
       return browser;
@@ -163,7 +167,7 @@ export class Browser extends EventEmitter<{
 
   /** The browser's name and version once Firefox has answered session.new (launch goes on before it does). */
   async versionWhenKnown(): Promise<string> {
-    return this.versionAnswered ?? this.version;
+    return this.startupAnswer ?? this.version;
   }
 
   /**
@@ -471,7 +475,7 @@ export class Browser extends EventEmitter<{
     let created: BrowsingContext.CreateResult;
     try {
       const userContext = await this.userContextOf(groupId);
-      created = await this.bidi.send('browsingContext.create', { ...this.placement(groupId, opts), ...(userContext ? { userContext } : {}) }, { timeout: this.starting ? LAUNCH_TIMEOUT_MS : this.options.timeouts.action });
+      created = await this.bidi.send('browsingContext.create', { ...this.placement(groupId, opts), ...(userContext ? { userContext } : {}) }, { timeout: this.startupAnswer ? LAUNCH_TIMEOUT_MS : this.options.timeouts.action });
     } finally {
       const left = (this.creating.get(groupId) ?? 1) - 1;
       if (left > 0) this.creating.set(groupId, left);
@@ -578,6 +582,11 @@ export class Browser extends EventEmitter<{
       })();
       return this.ending;
     }
+    // Firefox asked to quit while it still runs its startup tasks can hang on the way out (the Remote Agent says
+    // so): a browser closed right after its launch first gets a bounded wait for session.new's answer.
+    if (this.startupAnswer && !this.crashed) {
+      await Promise.race([this.startupAnswer, new Promise((resolve) => setTimeout(resolve, Math.min(graceMs, STARTUP_QUIT_WAIT_MS)).unref())]);
+    }
     await this.host.shutdown(this.bidi, graceMs, !this.crashed);
     this.bidi.close();
   }
@@ -585,6 +594,8 @@ export class Browser extends EventEmitter<{
 
 /** How long Firefox may take to start, and to open its first tab while it still runs its startup tasks. */
 const LAUNCH_TIMEOUT_MS = 45_000;
+/** How long a close right after launch waits for Firefox to finish starting before asking it to quit. */
+const STARTUP_QUIT_WAIT_MS = 3_000;
 
 function versionOf(reply: { capabilities: { browserName: string; browserVersion: string } }): string {
   return `${reply.capabilities.browserName} ${reply.capabilities.browserVersion}`;

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ToolError } from '../errors.js';
 import { userJsLines, type PrefValue } from './launch-prefs.js';
 import { stalePacReset } from './origin-pac.js';
+import { foreignNote, foreignUserJs } from './user-js.js';
 
 const LOCK_FILE = 'firefox-use.lock';
 const ISOLATED_PREFIX = 'firefox-use-isolated-';
@@ -141,6 +142,17 @@ export class OwnedProfile {
     if (named) chmodSync(dir, 0o700);
     OwnedProfile.takeLock(dir);
     const owned = new OwnedProfile(dir, isolated);
+    const theirs = isolated ? null : foreignUserJs(dir);
+    if (theirs !== null) {
+      // The user's own user.js is never written over, appended to or moved (a crash could not put it back, and prefs
+      // Firefox read from a file of ours would stay in prefs.js anyway): the profile runs as the user set it up.
+      if (Object.keys(extraPrefs).length) {
+        owned.release();
+        throw new ToolError('invalid_arguments', `${dir} has its own user.js, which firefox-use never changes: the prefs ${Object.keys(extraPrefs).join(', ')} cannot be set.`, { field: 'profile' });
+      }
+      process.stderr.write(foreignNote(dir, theirs, readText(templateUserJs())));
+      return owned;
+    }
     try {
       copyFileSync(templateUserJs(), join(dir, 'user.js'));
       const prefs = { ...stalePacReset(readText(join(dir, 'prefs.js')), extraPrefs), ...extraPrefs };

@@ -26,20 +26,30 @@ process.on('exit', () => {
 /**
  * Makes sure a browser process group never outlives this server: it is killed when this process exits by any path,
  * and a tiny watchdog kills it even if this process is killed with SIGKILL (which no handler can catch).
- * Returns the function to call once the browser has exited by itself.
+ * Returns the function to call once the browser's main process has exited: what is left of its group goes then.
  */
 export function guardProcessGroup(pid: number, throwawayDir?: string): () => void {
   guarded.set(pid, throwawayDir);
   if (process.platform !== 'win32') {
     const cleanup = throwawayDir ? `; sleep 1; rm -rf '${throwawayDir.replace(/'/g, "'\\''")}'` : '';
+    // A zombie answers kill -0: a server that died but was not yet reaped counts as gone. Whatever is left in the
+    // group once the browser's main process has gone (or the server has) is killed either way.
     const script =
-      `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${pid} 2>/dev/null; do sleep 0.5; done; ` +
-      `if kill -0 ${process.pid} 2>/dev/null; then exit 0; fi; kill -KILL -${pid} 2>/dev/null${cleanup}; exit 0`;
+      `alive() { kill -0 "$1" 2>/dev/null && ! grep -qs '^State:[[:space:]]*Z' "/proc/$1/status"; }; ` +
+      `while alive ${process.pid} && alive ${pid}; do sleep 0.5; done; kill -KILL -${pid} 2>/dev/null; ` +
+      `if alive ${process.pid}; then exit 0; fi${cleanup}; exit 0`;
     const watchdog = spawn('/bin/sh', ['-c', script], { detached: true, stdio: 'ignore' });
     watchdog.on('error', () => undefined);
     watchdog.unref();
   }
-  return () => guarded.delete(pid);
+  return () => {
+    guarded.delete(pid);
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* the group went with its leader */
+    }
+  };
 }
 
 export { killGroup };

@@ -6,25 +6,15 @@ import type { BrowserHost } from './host.js';
 import { OriginGuard } from './interception.js';
 import { originPacPrefs } from './origin-pac.js';
 import { templateUserJs } from './profile.js';
+import { parseUserJs } from './user-js.js';
+import type { PrefValue } from './launch-prefs.js';
 
 const CREATE_TIMEOUT_MS = 90_000;
 const DELETE_TIMEOUT_MS = 10_000;
 
-type PrefValue = string | number | boolean;
-
 /** The prefs of the shipped profile template, so a remote Firefox behaves like an owned one. */
 export function templatePrefs(source = readFileSync(templateUserJs(), 'utf8')): Record<string, PrefValue> {
-  const prefs: Record<string, PrefValue> = {};
-  const line = /^\s*user_pref\(\s*"([^"]+)"\s*,\s*(.+?)\s*\)\s*;/gm;
-  for (let match = line.exec(source); match; match = line.exec(source)) {
-    try {
-      const value = JSON.parse(match[2]!) as unknown;
-      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') prefs[match[1]!] = value;
-    } catch {
-      // Not a JSON literal: leave that pref to the remote default.
-    }
-  }
-  return prefs;
+  return parseUserJs(source);
 }
 
 /** The capabilities of a new session: BiDi wanted, dialogs left open for firefox_dialog, Firefox headless unless --headed. */

@@ -112,6 +112,12 @@ async function main(argv: string[]): Promise<number> {
   const launch = await import('../browser/launch-prefs.js');
   launch.launchTuning(options);
   if (options.initScript) launch.readInitScript(options.initScript);
+  if ((commandName === 'mcp' || commandName === 'serve' || commandName === 'run') && !options.isolated && !options.connect && !options.webdriverUrl) {
+    // A profile folder with the user's own user.js is never written: flags that need prefs are refused now.
+    const { checkForeignProfile } = await import('../browser/user-js.js');
+    const { resolveProfileDir } = await import('../browser/profile.js');
+    checkForeignProfile(resolveProfileDir(options.profile), options);
+  }
   switch (commandName) {
     case 'mcp': {
       // Firefox starts before the MCP server's modules load and while the client connects; the first call waits

@@ -24,8 +24,8 @@ export const mochaHooks = {
 function describe(pid) {
   try {
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim().slice(0, 160);
-    const ppid = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1];
-    return `parent ${ppid}: ${cmdline}`;
+    const [, ppid, pgid] = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return `parent ${ppid}, group ${pgid}: ${cmdline}`;
   } catch {
     return 'gone';
   }
