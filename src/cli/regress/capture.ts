@@ -16,6 +16,18 @@ export interface Lane {
   anchor: Tab | null;
   /** The first window's selected tab, or a window of its own. */
   foreground: 'tab' | 'window';
+  /**
+   * The lane's previous capture, closed once the next capture's tab is selected: closed first, it would make
+   * Firefox switch to the anchor tab and then away again (each switch costs its main thread a paint).
+   */
+  retiring: (() => Promise<void>) | null;
+}
+
+/** Closes the lane's previous capture now (its tab and user context), in the background. */
+export function retire(lane: Lane): void {
+  const close = lane.retiring;
+  lane.retiring = null;
+  void close?.();
 }
 
 /** A capture whose page is loaded (steps run, wait_for met) in its own tab and user context, ready to be made still and shot. */
@@ -62,7 +74,7 @@ export async function loadCapture(manager: BrowserManager, anchors: Session, lan
       lane.anchor = await browser.createTab(anchors.id, { foreground: lane.foreground });
       anchors.remember(lane.anchor);
     }
-    const tab = await browser.createTab(session.id, { viewport: capture.viewport, foreground: 'tab', beside: lane.anchor });
+    const tab = await browser.createTab(session.id, { viewport: capture.viewport, foreground: 'tab', beside: lane.anchor }).finally(() => retire(lane));
     session.remember(tab);
     session.activeTabId = tab.id;
     phases.mark('tab');

@@ -8,7 +8,7 @@ import { Session } from '../../mcp/session.js';
 import type { Tool } from '../../tools/tool.js';
 import { ScriptParseError } from '../script.js';
 import { startupLine } from '../startup-report.js';
-import { loadCapture, shootCapture, type Lane, type Loaded } from './capture.js';
+import { loadCapture, retire, shootCapture, type Lane, type Loaded } from './capture.js';
 import { compareShot, type Outcome } from './compare.js';
 import { capturesOf, parseConfig, parseShard, shardOf, type Capture } from './config.js';
 import { PhaseTotals, Phases } from './phases.js';
@@ -112,7 +112,10 @@ async function runWorker(worker: Worker, queue: Capture[], ctx: RunContext, repo
       } catch (error) {
         outcome = () => Promise.resolve(failed(error));
       }
-      worker.closing.push(loaded.session.close().catch(() => undefined));
+      const closed = new Promise<void>((resolve) => {
+        flight.lane.retiring = () => loaded.session.close().catch(() => undefined).then(resolve);
+      });
+      worker.closing.push(closed);
     } catch (error) {
       outcome = () => Promise.resolve(failed(error));
     }
@@ -123,6 +126,7 @@ async function runWorker(worker: Worker, queue: Capture[], ctx: RunContext, repo
     comparing = outcome().then((result) => report(resultOf(current, result, ctx)));
   }
   await comparing;
+  for (const lane of worker.lanes) retire(lane);
   await Promise.all(worker.closing);
 }
 
@@ -167,7 +171,7 @@ export async function runRegress(configPath: string, options: ServerOptions, fla
     const manager = managers[i % processes]!;
     const session = new Session(manager);
     // The first worker of a Firefox takes the first window's selected tab; every other lane needs a window of its own.
-    const laneList: Lane[] = Array.from({ length: lanes }, (_, lane) => ({ anchor: null, foreground: i < processes && lane === 0 ? 'tab' : 'window' }));
+    const laneList: Lane[] = Array.from({ length: lanes }, (_, lane) => ({ anchor: null, foreground: i < processes && lane === 0 ? 'tab' : 'window', retiring: null }));
     return { manager, session, network: session.browser().then((browser) => new NetworkWatch(browser)), lanes: laneList, closing: [] };
   });
   const totals = new PhaseTotals(Boolean(flags.verbose) || process.env['FIREFOX_USE_TRACE_REGRESS'] === '1');
