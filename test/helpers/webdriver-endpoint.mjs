@@ -31,7 +31,12 @@ function launch(args, prefs, env = {}) {
     env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1', ...(args.includes('-headless') ? { MOZ_HEADLESS: '1' } : {}), ...env },
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  const ready = new Promise((resolve, reject) => {
+  return { child, profile, exited, ready: bidiEndpoint(child) };
+}
+
+/** The ws:// address a Firefox started with --remote-debugging-port prints on stderr (piped). */
+export function bidiEndpoint(child) {
+  return new Promise((resolve, reject) => {
     let text = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk) => {
@@ -41,7 +46,6 @@ function launch(args, prefs, env = {}) {
     });
     child.once('exit', (code) => reject(new Error(`firefox exited (${code}): ${text.slice(-500)}`)));
   });
-  return { child, profile, exited, ready };
 }
 
 /** A Marionette client: length-prefixed JSON, [0, id, command, params] out, [1, id, error, result] back. */
