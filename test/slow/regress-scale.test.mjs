@@ -1,7 +1,7 @@
 // regress at --device-scale-factor 2: captures are twice the viewport, baselines are written at that size, a second
 // run passes byte for byte, and a change is caught where it happened (in image pixels).
 import { expect } from 'chai';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,9 +17,11 @@ function pngSize(path) {
 
 describe('firefox-use regress at --device-scale-factor 2', function () {
   this.timeout(240_000);
+  let dir;
+  after(() => dir && rmSync(dir, { recursive: true, force: true }));
 
   it('baselines at twice the viewport, passes on a second run, and fails a change where it happened', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fu-regress-scale-'));
+    dir = mkdtempSync(join(tmpdir(), 'fu-regress-scale-'));
     copyFileSync(FIXTURE, join(dir, 'page.html'));
     const config = join(dir, 'suite.yaml');
     writeFileSync(config, 'viewports: [400x400]\npages:\n  - name: page\n    file: page.html\n    mask: ["#clock"]\n');
