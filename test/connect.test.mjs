@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { startFixtureServer } from './helpers/fixtures.mjs';
 import { startServer } from './helpers/mcp-client.mjs';
 import { alive, waitFor } from './helpers/processes.mjs';
+import { bidiEndpoint } from './helpers/webdriver-endpoint.mjs';
 
 const FIREFOX = process.env.FIREFOX_USE_FIREFOX ?? process.env.FIREFOX_BIN ?? '/usr/bin/firefox';
 
@@ -22,16 +23,7 @@ function startUsersFirefox(url) {
     env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1' },
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  const endpoint = new Promise((resolve, reject) => {
-    let text = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk) => {
-      text += chunk;
-      const match = /WebDriver BiDi listening on (ws:\/\/\S+)/.exec(text);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`firefox exited (${code}): ${text.slice(-500)}`)));
-  });
+  const endpoint = bidiEndpoint(child);
   return {
     child,
     profile,

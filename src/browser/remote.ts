@@ -17,17 +17,26 @@ export function templatePrefs(source = readFileSync(templateUserJs(), 'utf8')): 
   return parseUserJs(source);
 }
 
-/** The capabilities of a new session: BiDi wanted, dialogs left open for firefox_dialog, Firefox headless unless --headed. */
-export function remoteCapabilities(options: Pick<BrowserOptions, 'headed' | 'origins'>): Record<string, unknown> {
+/**
+ * The capabilities of a new session: BiDi wanted, dialogs left open for firefox_dialog, Firefox headless unless
+ * --headed, and the prefs an owned profile would get (the template, then the flags': --pref, --locale,
+ * --geolocation's permission, the origin rules' PAC) with --timezone's TZ, as geckodriver takes them.
+ */
+export function remoteCapabilities(options: Pick<BrowserOptions, 'headed' | 'origins' | 'tuning'>): Record<string, unknown> {
   // Origin rules hold below BiDi there too (workers, <object>/<embed>): the PAC goes in with the session's prefs.
   const pac = options.origins && OriginGuard.needed(options.origins) ? originPacPrefs(options.origins) : {};
+  const env = options.tuning?.env ?? {};
   return {
     alwaysMatch: {
       browserName: 'firefox',
       webSocketUrl: true,
       // The classic string form: every WebDriver endpoint accepts it, and it means "leave dialogs open" for all types.
       unhandledPromptBehavior: 'ignore',
-      'moz:firefoxOptions': { args: options.headed ? [] : ['-headless'], prefs: { ...templatePrefs(), ...pac } },
+      'moz:firefoxOptions': {
+        args: options.headed ? [] : ['-headless'],
+        prefs: { ...templatePrefs(), ...pac, ...options.tuning?.prefs },
+        ...(Object.keys(env).length ? { env } : {}),
+      },
     },
   };
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
 import { resolveOptions } from '../config.js';
 import { isToolError } from '../errors.js';
 import { VERSION } from '../version.js';
@@ -39,7 +40,7 @@ const COMMANDS: Record<string, CommandSpec> = {
       { flag: 'shard', kind: 'string', help: 'Run only slice I of N (I/N), for a CI matrix', defaultText: 'all' },
       { flag: 'grep', kind: 'string', help: 'Only the captures whose page@viewport id matches this regular expression (with --update: update only those)', defaultText: 'all' },
       { flag: 'flaky', kind: 'string', help: 'An unstable page that differs from its baseline beyond the threshold: fail or warn', defaultText: 'fail with --ci, else warn' },
-      VERBOSE,
+      { ...VERBOSE, help: "Print each capture's phases (tab, load, wait, still, shots, compare), their totals and where the cold start went to stderr" },
     ],
   },
   'merge-reports': {
@@ -168,6 +169,11 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write(`firefox-use regress: ${why}.\n`);
         return 2;
       }
+      // Firefox starts while the tools' modules load and CONFIG is parsed (~1 s at load 6); a CONFIG that does not
+      // parse closes it unused, and a failed start reaches the first capture as exit 3.
+      const { regressManager } = await import('./regress/launch.js');
+      const first = existsSync(config) ? regressManager(options) : undefined;
+      first?.prelaunch().catch(() => undefined);
       const { runRegress } = await import('./regress/run.js');
       return runRegress(config, options, {
         update: Boolean(parsed.flags['update']),
@@ -180,7 +186,7 @@ async function main(argv: string[]): Promise<number> {
         ...(typeof parsed.flags['report-dir'] === 'string' ? { reportDir: parsed.flags['report-dir'] } : {}),
         ...(typeof parsed.flags['shard'] === 'string' ? { shard: parsed.flags['shard'] } : {}),
         ...(typeof parsed.flags['grep'] === 'string' ? { grep: parsed.flags['grep'] } : {}),
-      });
+      }, first);
     }
     case 'merge-reports': {
       if (parsed.positionals.length === 0) {

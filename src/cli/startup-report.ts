@@ -2,7 +2,8 @@ import type { StartupPhases } from '../browser/launcher.js';
 
 /**
  * `--verbose`: where a cold start went, each figure in ms since the launch began: the process spawned, its BiDi
- * endpoint printed, session.new answered, the browser ready (subscriptions, preload script), the first page done.
+ * endpoint printed, session.new answered, the browser ready (subscriptions, preload script), the first page done;
+ * and when the launch began, counted from this process's start (the modules loaded before it).
  */
 export function startupLine(command: string, phases: StartupPhases | null, firstPageAt: number | null): string {
   if (!phases) return `firefox-use ${command}: startup phases unknown (no browser was launched here)\n`;
@@ -10,5 +11,5 @@ export function startupLine(command: string, phases: StartupPhases | null, first
   if (phases.session !== undefined) parts.push(`session ${Math.round(phases.session)}`);
   if (phases.ready !== undefined) parts.push(`ready ${Math.round(phases.ready)}`);
   if (firstPageAt !== null) parts.push(`first page ${Math.round(firstPageAt - phases.startedAt)}`);
-  return `firefox-use ${command}: startup in ms since launch: ${parts.join(', ')}\n`;
+  return `firefox-use ${command}: startup in ms since launch: ${parts.join(', ')}; the launch began ${Math.round(phases.startedAt)} ms after this process started\n`;
 }

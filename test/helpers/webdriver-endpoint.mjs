@@ -18,7 +18,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 
 const FIREFOX = process.env.FIREFOX_USE_FIREFOX ?? '/usr/bin/firefox';
 
-function launch(args, prefs) {
+function launch(args, prefs, env = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'fu-fake-wd-profile-'));
   // As geckodriver: Marionette on a free port, written back to the profile.
   prefs = { ...prefs, 'marionette.port': 0 };
@@ -27,10 +27,16 @@ function launch(args, prefs) {
   const child = spawn(FIREFOX, [...args, '-marionette', '--no-remote', '--profile', profile, '--remote-debugging-port=0', '--remote-allow-hosts', 'localhost,127.0.0.1'], {
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1', ...(args.includes('-headless') ? { MOZ_HEADLESS: '1' } : {}) },
+    // As geckodriver: moz:firefoxOptions.env goes into Firefox's environment.
+    env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1', ...(args.includes('-headless') ? { MOZ_HEADLESS: '1' } : {}), ...env },
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  const ready = new Promise((resolve, reject) => {
+  return { child, profile, exited, ready: bidiEndpoint(child) };
+}
+
+/** The ws:// address a Firefox started with --remote-debugging-port prints on stderr (piped). */
+export function bidiEndpoint(child) {
+  return new Promise((resolve, reject) => {
     let text = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk) => {
@@ -40,7 +46,6 @@ function launch(args, prefs) {
     });
     child.once('exit', (code) => reject(new Error(`firefox exited (${code}): ${text.slice(-500)}`)));
   });
-  return { child, profile, exited, ready };
 }
 
 /** A Marionette client: length-prefixed JSON, [0, id, command, params] out, [1, id, error, result] back. */
@@ -163,7 +168,7 @@ export async function startWebDriverEndpoint({ grid = false, port = 0 } = {}) {
     if (wanted.browserName && wanted.browserName !== 'firefox') return error(response, 500, 'session not created', `no ${wanted.browserName} here`);
     if (wanted.webSocketUrl !== true) return error(response, 500, 'session not created', 'this endpoint only makes BiDi sessions');
     const options = wanted['moz:firefoxOptions'] ?? {};
-    const firefox = launch(options.args ?? [], options.prefs ?? {});
+    const firefox = launch(options.args ?? [], options.prefs ?? {}, options.env ?? {});
     try {
       await firefox.ready;
       const control = await marionette(firefox.profile);

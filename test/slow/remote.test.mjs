@@ -106,6 +106,38 @@ describe('--webdriver-url against a geckodriver-like endpoint', function () {
     }
   });
 
+  it('mcp: --geolocation, --locale, --timezone and --pref reach a remote Firefox (prefs and TZ in moz:firefoxOptions)', async () => {
+    const app = await startFixtureServer({
+      '/probe': (req, res) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>probe</title><pre id="out"></pre><script>
+          const say = (line) => (document.getElementById('out').textContent += line + '\\n');
+          say('language=' + navigator.language);
+          say('timezone=' + Intl.DateTimeFormat().resolvedOptions().timeZone);
+          say('platform=' + navigator.platform);
+          navigator.geolocation.getCurrentPosition((p) => say('geo=' + p.coords.latitude.toFixed(3) + ',' + p.coords.longitude.toFixed(3)), (e) => say('geo-error=' + e.code));
+        </script>`),
+    });
+    const endpoint = await startWebDriverEndpoint();
+    let server;
+    try {
+      server = await startServer({
+        args: ['--webdriver-url', endpoint.url, '--geolocation', '52.52,13.405', '--locale', 'de-DE', '--timezone', 'Asia/Tokyo', '--pref', 'general.platform.override=FuOS'],
+      });
+      const tabId = await firstTab(server);
+      await server.ok('navigate', { tabId, url: app.url('/probe') });
+      await server.ok('wait_for', { tabId, text: 'geo' });
+      const text = server.text(await server.ok('get_page_text', { tabId }));
+      expect(text).to.include('geo=52.520,13.405').and.include('language=de-DE').and.include('timezone=Asia/Tokyo').and.include('platform=FuOS');
+      const options = endpoint.requests.find((r) => r.path === '/session').body.capabilities.alwaysMatch['moz:firefoxOptions'];
+      expect(options.prefs['permissions.default.geo']).to.equal(1);
+      expect(options.env).to.deep.equal({ TZ: 'Asia/Tokyo' });
+    } finally {
+      await server?.close();
+      await endpoint.close();
+      await app.close();
+    }
+  });
+
   it('run: a script passes through a geckodriver-style direct socket and the session is deleted', async () => {
     const endpoint = await startWebDriverEndpoint();
     try {

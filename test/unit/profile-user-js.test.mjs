@@ -1,7 +1,7 @@
 // --profile PATH on a folder whose user.js the user wrote: the file is never changed, flags that need prefs are
 // refused before anything starts, and the note says what differs from the template. No browser.
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OwnedProfile, templateUserJs } from '../../dist/browser/profile.js';
@@ -10,8 +10,12 @@ import { cli } from '../helpers/mcp-client.mjs';
 
 const USERS = '// my own prefs\nuser_pref("browser.startup.page", 3);\nuser_pref("intl.accept_languages", "fr-FR");\n';
 
+const made = [];
+after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 function usersProfile() {
   const dir = mkdtempSync(join(tmpdir(), 'fu-users-profile-'));
+  made.push(dir);
   writeFileSync(join(dir, 'user.js'), USERS);
   return dir;
 }
@@ -45,6 +49,7 @@ describe("a profile with the user's own user.js", function () {
 
   it('still refreshes a user.js of its own (the template) at each launch', function () {
     const dir = mkdtempSync(join(tmpdir(), 'fu-our-profile-'));
+    made.push(dir);
     writeFileSync(join(dir, 'user.js'), readFileSync(templateUserJs(), 'utf8') + 'user_pref("old.flag", 1);\n');
     expect(foreignUserJs(dir)).to.equal(null);
     OwnedProfile.acquire(dir, false).release();

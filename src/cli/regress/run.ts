@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { BrowserManager } from '../../browser/manager.js';
+import type { BrowserManager } from '../../browser/manager.js';
 import type { ServerOptions } from '../../config.js';
 import { toToolError } from '../../mcp/dispatch.js';
 import { enabledTools } from '../../mcp/server.js';
@@ -10,6 +10,7 @@ import { ScriptParseError } from '../script.js';
 import { startupLine } from '../startup-report.js';
 import { loadCapture, retire, shootCapture, type Lane, type Loaded } from './capture.js';
 import { compareShot, type Outcome } from './compare.js';
+import { regressManager } from './launch.js';
 import { capturesOf, parseConfig, parseShard, shardOf, type Capture } from './config.js';
 import { PhaseTotals, Phases } from './phases.js';
 import { acceptCommand, summarize, writeReports, type CaptureResult, type Report } from './report.js';
@@ -21,12 +22,6 @@ const TABS_PER_PROCESS = 4;
 export const DEFAULT_PREFETCH = 1;
 /** Exit code when the run could not be done: no Firefox, a page that did not load or answered an HTTP error, a step that failed. */
 export const EXIT_NOT_RUN = 3;
-/**
- * The file: content process is kept between captures: without it each capture's tab started a new one (~250 ms).
- * Pages of other origins still get a process per user context, as site isolation wants.
- */
-const REGRESS_PREFS = ['dom.ipc.keepProcessesAlive.file=1'];
-
 export interface RegressFlags {
   baselineDir?: string;
   reportDir?: string;
@@ -136,8 +131,11 @@ function exitCode(results: CaptureResult[]): number {
   return results.some((result) => result.failure) ? 1 : 0;
 }
 
-/** `firefox-use regress CONFIG`: 0 when nothing failed, 1 on any failure, 2 for a config that does not parse. */
-export async function runRegress(configPath: string, options: ServerOptions, flags: RegressFlags): Promise<number> {
+/**
+ * `firefox-use regress CONFIG`: 0 when nothing failed, 1 on any failure, 2 for a config that does not parse.
+ * `first`: a Firefox already starting (main starts it before these modules load); closed unused on a config error.
+ */
+export async function runRegress(configPath: string, options: ServerOptions, flags: RegressFlags, first?: BrowserManager): Promise<number> {
   const startedAt = new Date();
   const started = performance.now();
   const tools = enabledTools(options);
@@ -157,6 +155,7 @@ export async function runRegress(configPath: string, options: ServerOptions, fla
   } catch (error) {
     const message = error instanceof ScriptParseError ? `${configPath}:${error.line}: ${error.reason}` : `${configPath}: ${(error as Error).message}`;
     process.stderr.write(`firefox-use regress: ${message}\n`);
+    await first?.close();
     return 2;
   }
   const baselineDir = resolve(flags.baselineDir ?? join(dirname(configPath), 'baselines'));
@@ -164,8 +163,7 @@ export async function runRegress(configPath: string, options: ServerOptions, fla
   const workerCount = Math.max(1, Math.min(flags.workers, captures.length || 1));
   // On a WebDriver endpoint (a Grid) each worker gets a session of its own, which the Grid spreads over its slots.
   const processes = options.webdriverUrl ? workerCount : Math.ceil(workerCount / TABS_PER_PROCESS);
-  // Throwaway profiles: cookies and caches from earlier runs must not change a screenshot.
-  const managers = Array.from({ length: processes }, () => new BrowserManager({ ...options, isolated: true, prefs: [...REGRESS_PREFS, ...(options.prefs ?? [])] }));
+  const managers = Array.from({ length: processes }, (_, i) => (i === 0 && first ? first : regressManager(options)));
   const lanes = 1 + Math.max(0, flags.prefetch ?? DEFAULT_PREFETCH);
   const workers: Worker[] = Array.from({ length: workerCount }, (_, i) => {
     const manager = managers[i % processes]!;
