@@ -68,7 +68,8 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
         break;
       } catch (error) {
         const blocked = blockedDuring(tab, started);
-        if (blocked) throw blocked;
+        if (blocked && !(watch.committed(url) && (await stayedAway(tab, blocked)))) throw blocked;
+        if (blocked) return leftForRefused(await waitForLoad(tab, deadline), url, blocked);
         if (!isNavigationAborted(error)) throw navigationError(error, tab, timeout, url);
         // Another navigation (the page's own, most often) replaced ours: an outcome, not a failure.
         watch.abortedOnce = true;
@@ -88,10 +89,11 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
       }
     }
     const blocked = blockedDuring(tab, started);
-    if (blocked) throw blocked;
+    if (blocked && !(watch.committed(url) && (await stayedAway(tab, blocked)))) throw blocked;
     // The navigate command can answer before the new document is complete (a second load of the URL the tab is
     // at, on pdf.js: an empty, untitled page was snapshotted): wait for it to be.
     const arrival = await waitForLoad(tab, deadline);
+    if (blocked) return leftForRefused(arrival, url, blocked);
     if (!watch.abortedOnce) return arrival;
     return { ...arrival, outcome: 'reissued', note: `The page's own navigation replaced the one to ${url} before it loaded; it was re-issued and arrived.` };
   } finally {
@@ -151,6 +153,28 @@ class NavigationWatch {
   dispose(): void {
     this.stop();
   }
+}
+
+/**
+ * The agent's page loaded, and then the page itself tried to leave for a refused origin (a link it clicked, a script
+ * that set location): the navigate arrived, and says what was refused after.
+ */
+function leftForRefused(arrival: Arrival, url: string, blocked: ToolError): Arrival {
+  const refused = String(blocked.details?.['url'] ?? 'another origin');
+  return { ...arrival, note: `${url} loaded; the page then tried to go to ${refused}, which the origin rules refuse, and the tab stayed at ${arrival.url}.` };
+}
+
+/** The tab is not on the refused origin (a refused redirect leaves it on an error page there). */
+async function stayedAway(tab: Tab, blocked: ToolError): Promise<boolean> {
+  const at = await tab.currentUrl(5_000).catch(() => '');
+  const origin = (url: string): string => {
+    try {
+      return new URL(url).origin;
+    } catch {
+      return url;
+    }
+  };
+  return at !== '' && origin(at) !== origin(String(blocked.details?.['url'] ?? ''));
 }
 
 /** A redirect (or the page itself) that the origin rules refused while this navigation ran. */
