@@ -1,5 +1,5 @@
-// type and key: keyboard input to whatever holds focus (type with a ref clicks that field first, and types only
-// once focus is there).
+// type and key: keyboard input to whatever holds focus (type with a ref clicks that field first, unless it already
+// has focus, and types after its text only once focus is there).
 import { END_KEY, chordActions, keySource, textKeys, typeSources } from '../../browser/input/keyboard.js';
 import { parseKeySequence } from '../../browser/input/keys.js';
 import { clickActions, mouseSource, moveTo, type InputSource } from '../../browser/input/pointer.js';
