@@ -160,8 +160,13 @@ class NavigationWatch {
  * that set location): the navigate arrived, and says what was refused after.
  */
 function leftForRefused(arrival: Arrival, url: string, blocked: ToolError): Arrival {
-  const refused = String(blocked.details?.['url'] ?? 'another origin');
+  const refused = refusedUrl(blocked) || 'another origin';
   return { ...arrival, note: `${url} loaded; the page then tried to go to ${refused}, which the origin rules refuse, and the tab stayed at ${arrival.url}.` };
+}
+
+function refusedUrl(blocked: ToolError): string {
+  const url = blocked.details['url'];
+  return typeof url === 'string' ? url : '';
 }
 
 /** The tab is not on the refused origin (a refused redirect leaves it on an error page there). */
@@ -174,7 +179,7 @@ async function stayedAway(tab: Tab, blocked: ToolError): Promise<boolean> {
       return url;
     }
   };
-  return at !== '' && origin(at) !== origin(String(blocked.details?.['url'] ?? ''));
+  return at !== '' && origin(at) !== origin(refusedUrl(blocked));
 }
 
 /** A redirect (or the page itself) that the origin rules refused while this navigation ran. */
