@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ToolError } from '../errors.js';
 import { userJsLines, type PrefValue } from './launch-prefs.js';
 import { stalePacReset } from './origin-pac.js';
+import { killGroup } from './reaper.js';
 import { foreignNote, foreignUserJs } from './user-js.js';
 
 const LOCK_FILE = 'firefox-use.lock';
@@ -80,11 +81,25 @@ export function lockHolder(dir: string): LockInfo | null {
   return info;
 }
 
-/** True when the Firefox that holds this profile (its `lock` symlink, "host:+PID") still runs. */
-function firefoxHolds(dir: string): boolean {
+/** The running Firefox that holds this profile (its `lock` symlink, "host:+PID"), if any. */
+function firefoxHolder(dir: string): number | null {
   try {
     const pid = Number(/\+(\d+)$/.exec(readlinkSync(join(dir, 'lock')))?.[1]);
-    return Number.isInteger(pid) && pid > 0 && processAlive(pid);
+    return Number.isInteger(pid) && pid > 0 && processAlive(pid) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether `pid` is a Firefox we started on `dir`: its command line names the profile (Linux; elsewhere we cannot
+ * tell, and nothing is killed). A pid reused by another process does not match.
+ */
+function runsOnProfile(pid: number, dir: string): boolean {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const at = args.indexOf('--profile');
+    return at >= 0 && args[at + 1] === dir;
   } catch {
     return false;
   }
@@ -93,7 +108,8 @@ function firefoxHolds(dir: string): boolean {
 /**
  * Deletes throwaway profiles whose server is gone. The server deletes its own on exit and a watchdog does if the
  * server is SIGKILLed; when both (and Firefox) were killed at once nothing is left to do it, so every later start
- * does: a profile of this user whose lock names a dead process and that no running Firefox holds. Returns them.
+ * does: a profile of this user whose lock names a dead process, after killing the Firefox still running on it (if
+ * any). A profile whose lock holder runs is kept. Returns those deleted.
  */
 export function reapIsolatedProfiles(root = tmpdir()): string[] {
   const reaped: string[] = [];
@@ -110,7 +126,13 @@ export function reapIsolatedProfiles(root = tmpdir()): string[] {
       if (!info.isDirectory() || info.uid !== process.getuid?.()) continue;
       const lock = readLock(dir);
       if (lock ? lock.pid === process.pid || processAlive(lock.pid) : Date.now() - info.mtimeMs < UNLOCKED_GRACE_MS) continue;
-      if (firefoxHolds(dir)) continue;
+      const firefox = firefoxHolder(dir);
+      if (firefox !== null) {
+        // A Firefox whose server is gone: it was SIGKILLed in the few milliseconds between spawning it and its
+        // watchdog (see reaper.ts). Ours, by the throwaway profile on its command line; its group goes with it.
+        if (!runsOnProfile(firefox, dir)) continue;
+        killGroup(firefox);
+      }
       rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
       reaped.push(dir);
     } catch {

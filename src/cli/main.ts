@@ -4,6 +4,7 @@ import { resolveOptions } from '../config.js';
 import { isToolError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { closest, flagLines, helpText, parseCommand, type CommandSpec } from './args.js';
+import { catchSignals, onShutdown } from './lifecycle.js';
 
 const VERBOSE = { flag: 'verbose', kind: 'boolean', help: 'Print where the cold start went (spawn, endpoint, session, first page) to stderr', defaultText: 'false' } as const;
 
@@ -107,6 +108,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const options = resolveOptions(parsed.flags);
+  // From here on a browser may start: a signal must go through the exit hook that kills it (see lifecycle.ts).
+  catchSignals();
   // Mistakes in these surface now, not at the first tool call.
   if (options.storageState) (await import('../browser/storage.js')).readStorageState(options.storageState);
   if (options.caps.length || options.tools.length) (await import('../mcp/server.js')).checkToolChoice(options);
@@ -125,6 +128,8 @@ async function main(argv: string[]): Promise<number> {
       // for this launch and gets its failure as its coded error.
       const { BrowserManager } = await import('../browser/manager.js');
       const manager = new BrowserManager(options);
+      // Until the MCP server is up (runStdio registers the full shutdown), a signal closes the launching browser.
+      onShutdown(() => manager.close());
       manager.prelaunch().catch((error: unknown) => {
         const hint = isToolError(error) ? `${error.code}: ${error.message}` : String(error);
         process.stderr.write(`firefox-use: Firefox is not ready: ${hint}\n`);

@@ -59,6 +59,25 @@ describe('reaping isolated profiles left by a killed server (item 17)', function
     for (const dir of [deadServer, zombieFirefox, zombieServer, oldUnlocked]) expect(existsSync(dir), dir).to.equal(false);
     for (const dir of [liveServer, liveFirefox, young, other]) expect(existsSync(dir), dir).to.equal(true);
   });
+
+  it('kills a Firefox left running on a throwaway profile whose server is gone, then deletes the profile', async function () {
+    // Stands in for a Firefox SIGKILLed with its server before the watchdog started: a process group of its own,
+    // the profile on its command line, holding Firefox's lock.
+    const dir = join(root, 'firefox-use-isolated-orphan');
+    const orphan = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)', '--', '--profile', dir], { detached: true, stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => orphan.once('spawn', resolve));
+      profile(root, 'orphan', { lock: deadPid, firefox: orphan.pid });
+      const exited = new Promise((resolve) => orphan.once('exit', (code, signal) => resolve(signal)));
+
+      expect(reapIsolatedProfiles(root)).to.include(dir);
+
+      expect(await exited, 'the orphan was killed').to.equal('SIGKILL');
+      expect(existsSync(dir)).to.equal(false);
+    } finally {
+      orphan.kill('SIGKILL');
+    }
+  });
 });
 
 function readStat(pid) {
