@@ -27,10 +27,13 @@ export function armScrollProbe(args: { token: string; x: number; y: number }): {
 
 const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
 
+/** A partial distance is final only after this long without movement: under load a later notch lands ~100 ms on. */
+const PARTIAL_STILL_MS = 120;
+
 /**
  * After the wheel: Firefox applies wheel scrolling at its next refresh ticks, not during the input. Waits a frame
- * at a time until all of `expected` (px) has landed, or until the positions stop changing: two still frames after
- * a movement, four when nothing moved at all (max ~0.5 s).
+ * at a time until all of `expected` (px) has landed, or until the positions stop changing: two still frames and
+ * PARTIAL_STILL_MS after a movement, four still frames when nothing moved at all (max 30 frames).
  */
 export async function readScrollProbe(args: { token: string; expected: number }): Promise<ScrollReport> {
   const probe = probes.get(args.token);
@@ -40,13 +43,19 @@ export async function readScrollProbe(args: { token: string; expected: number })
   const positions = () => probe.boxes.map((b) => `${b.element.scrollLeft},${b.element.scrollTop}`).join(';');
   let last = positions();
   let still = 0;
+  let movedAt = performance.now();
   for (let i = 0; i < 30; i++) {
     const moved = total();
     if (moved >= args.expected - 0.5) break;
-    if (still >= (moved > 0 ? 2 : 4)) break;
+    if (moved > 0 ? still >= 2 && performance.now() - movedAt >= PARTIAL_STILL_MS : still >= 4) break;
     await frame();
     const now = positions();
-    still = now === last ? still + 1 : 0;
+    if (now === last) {
+      still++;
+    } else {
+      still = 0;
+      movedAt = performance.now();
+    }
     last = now;
   }
   let best: ScrollReport = { found: true, dx: 0, dy: 0 };
