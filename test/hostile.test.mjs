@@ -111,6 +111,14 @@ describe('hostile pages', function () {
     else expect(url).to.equal(fixtures.url('/index.html'));
   });
 
+  it('waits for the navigation a page starts as it loads, and says where the tab went', async function () {
+    const result = await server.ok('navigate', { tabId, url: fixtures.url('/hostile/moves-on.html') });
+    expect(result.structuredContent).to.include({ url: fixtures.url('/index.html?moved'), outcome: 'navigated_on' });
+    const [head, note] = server.text(result).split('\n');
+    expect(head).to.include(fixtures.url('/index.html?moved'));
+    expect(note).to.equal(`${fixtures.url('/hostile/moves-on.html')} loaded and then navigated itself to ${fixtures.url('/index.html?moved')}.`);
+  });
+
   it("re-issues a navigation that the page's own navigation superseded, and says so", async function () {
     await server.ok('navigate', { tabId, url: fixtures.url('/hostile/renav-on-leave.html') });
     const target = fixtures.url('/slow?ms=1000&from=agent');

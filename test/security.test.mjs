@@ -86,6 +86,25 @@ describe('security: origins, loopback, Host/Origin checks, output dir', function
       expect(hits).to.deep.equal([]);
     });
 
+    it('arrives at a page that tries to leave for the blocked origin while it loads, and says the tab stayed', async function () {
+      const leaving = await startFixtureServer({
+        '/leaves.html': (req, res) =>
+          res
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end(`<title>stays</title><p>here</p><img src="/slow?ms=1500"><script>addEventListener('DOMContentLoaded', () => { location.href = ${JSON.stringify(blocked.url('/second.html?by=page'))}; });</script>`),
+      });
+      try {
+        const tabId = await firstTab(server);
+        const result = await server.call('navigate', { tabId, url: leaving.url('/leaves.html') });
+        expect(result.isError, server.text(result)).to.not.equal(true);
+        expect(result.structuredContent.url).to.equal(leaving.url('/leaves.html'));
+        expect(server.text(result)).to.include(`the page then tried to go to ${blocked.url('/second.html?by=page')}, which the origin rules refuse, and the tab stayed at ${leaving.url('/leaves.html')}`);
+        expect(hits).to.deep.equal([]);
+      } finally {
+        await leaving.close();
+      }
+    });
+
     it('lets no link click, image or fetch of the page reach the blocked origin', async function () {
       const tabId = await firstTab(server);
       await server.ok('navigate', { tabId, url: site.url(`/security/leak.html?to=${encodeURIComponent(blocked.origin)}`) });

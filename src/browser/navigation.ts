@@ -67,16 +67,14 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
         await tab.navigateTo(url, wait, remaining);
         break;
       } catch (error) {
-        const blocked = blockedDuring(tab, started);
-        if (blocked && !(watch.committed(url) && (await stayedAway(tab, blocked)))) throw blocked;
-        if (blocked) return leftForRefused(await waitForLoad(tab, deadline), url, blocked);
+        const refusedAfter = await refusalAfterArrival(tab, watch, url, started);
+        if (refusedAfter) return leftForRefused(await waitForLoad(tab, deadline), url, refusedAfter);
         if (!isNavigationAborted(error)) throw navigationError(error, tab, timeout, url);
         // Another navigation (the page's own, most often) replaced ours: an outcome, not a failure.
         watch.abortedOnce = true;
         if (watch.committed(url)) {
           await watch.settled(url, deadline);
-          const arrival = await waitForLoad(tab, deadline);
-          return { ...arrival, outcome: 'navigated_on', note: `${url} loaded and then navigated itself to ${arrival.url}.` };
+          return navigatedOn(url, await waitForLoad(tab, deadline));
         }
         if (attempt === 1) continue;
         await watch.settled(url, deadline);
@@ -88,12 +86,20 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
         };
       }
     }
-    const blocked = blockedDuring(tab, started);
-    if (blocked && !(watch.committed(url) && (await stayedAway(tab, blocked)))) throw blocked;
     // The navigate command can answer before the new document is complete (a second load of the URL the tab is
     // at, on pdf.js: an empty, untitled page was snapshotted): wait for it to be.
-    const arrival = await waitForLoad(tab, deadline);
-    if (blocked) return leftForRefused(arrival, url, blocked);
+    let arrival = await waitForLoad(tab, deadline);
+    // The page may be leaving the document ours loaded (a script that sets location as it loads: the events of its
+    // navigation come after navigate's answer, and before that page call's): the reply waits for that navigation
+    // rather than describe a page that is going away.
+    const movedOn = watch.startedAfter(url);
+    if (movedOn) {
+      await watch.settled(url, deadline);
+      arrival = await waitForLoad(tab, deadline);
+    }
+    const refusedAfter = await refusalAfterArrival(tab, watch, url, started);
+    if (refusedAfter) return leftForRefused(arrival, url, refusedAfter);
+    if (movedOn && withoutHash(arrival.url) !== withoutHash(url)) return navigatedOn(url, arrival);
     if (!watch.abortedOnce) return arrival;
     return { ...arrival, outcome: 'reissued', note: `The page's own navigation replaced the one to ${url} before it loaded; it was re-issued and arrived.` };
   } finally {
@@ -103,9 +109,13 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
 
 const withoutHash = (url: string): string => url.replace(/#.*$/, '');
 
+function navigatedOn(url: string, arrival: Arrival): Arrival {
+  return { ...arrival, outcome: 'navigated_on', note: `${url} loaded and then navigated itself to ${arrival.url}.` };
+}
+
 /** The tab's navigations seen while one navigate call runs: which started, and which committed a document. */
 class NavigationWatch {
-  private readonly started: { id: string; url: string }[] = [];
+  private readonly started: { id: string; url: string; at: number }[] = [];
   /** Navigations that got their own document. */
   private readonly committedIds = new Set<string>();
   /** Navigations that ended without one (aborted, failed). */
@@ -114,10 +124,10 @@ class NavigationWatch {
   /** A navigation of this call was replaced by another one. */
   abortedOnce = false;
 
-  constructor(tab: Tab) {
+  constructor(private readonly tab: Tab) {
     const seen = (kind: NavigationEvent[0], event: BrowsingContext.NavigationInfo): void => {
       if (!event.navigation) return;
-      if (kind === 'started') this.started.push({ id: event.navigation, url: event.url });
+      if (kind === 'started') this.started.push({ id: event.navigation, url: event.url, at: Date.now() });
       else (kind === 'committed' ? this.committedIds : this.endedIds).add(event.navigation);
     };
     tab.on('navigation', seen);
@@ -128,6 +138,13 @@ class NavigationWatch {
   committed(url: string): boolean {
     const target = withoutHash(url);
     return this.started.some((navigation) => withoutHash(navigation.url) === target && this.committedIds.has(navigation.id));
+  }
+
+  /** Whether another navigation started after the newest one to `url`. */
+  startedAfter(url: string): boolean {
+    const target = withoutHash(url);
+    const newest = this.started.at(-1);
+    return newest !== undefined && withoutHash(newest.url) !== target && this.started.some((navigation) => withoutHash(navigation.url) === target);
   }
 
   /**
@@ -144,10 +161,16 @@ class NavigationWatch {
       });
       const newest = this.started.at(-1);
       const replaced = newest !== undefined && this.started.length - 1 > mine;
-      if (replaced && (this.committedIds.has(newest.id) || this.endedIds.has(newest.id))) return;
+      if (replaced && (this.committedIds.has(newest.id) || this.endedIds.has(newest.id) || this.refusedSince(newest.at))) return;
       if (Date.now() > (replaced ? deadline : noReplacementBy)) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
+  }
+
+  /** The origin rules refused a navigation (which then has no event of its end) since `at`. */
+  private refusedSince(at: number): boolean {
+    const blocked = this.tab.lastBlocked;
+    return blocked !== null && blocked.at >= at;
   }
 
   dispose(): void {
@@ -155,47 +178,42 @@ class NavigationWatch {
   }
 }
 
+/** A navigation the origin rules refused: the URL it led to. */
+interface Refusal {
+  url: string;
+  origin: string;
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
 /**
- * The agent's page loaded, and then the page itself tried to leave for a refused origin (a link it clicked, a script
- * that set location): the navigate arrived, and says what was refused after.
+ * A refusal by the origin rules while this call ran (a redirect, or the page itself leaving) ends it with
+ * origin_blocked, unless the agent's page had loaded and the tab is still off the refused origin (a refused redirect
+ * leaves it on an error page there): then the refusal came after the arrival and is returned, for the reply's note.
  */
-function leftForRefused(arrival: Arrival, url: string, blocked: ToolError): Arrival {
-  const refused = refusedUrl(blocked) || 'another origin';
-  return { ...arrival, note: `${url} loaded; the page then tried to go to ${refused}, which the origin rules refuse, and the tab stayed at ${arrival.url}.` };
-}
-
-function refusedUrl(blocked: ToolError): string {
-  const url = blocked.details['url'];
-  return typeof url === 'string' ? url : '';
-}
-
-/** The tab is not on the refused origin (a refused redirect leaves it on an error page there). */
-async function stayedAway(tab: Tab, blocked: ToolError): Promise<boolean> {
-  const at = await tab.currentUrl(5_000).catch(() => '');
-  const origin = (url: string): string => {
-    try {
-      return new URL(url).origin;
-    } catch {
-      return url;
-    }
-  };
-  return at !== '' && origin(at) !== origin(refusedUrl(blocked));
-}
-
-/** A redirect (or the page itself) that the origin rules refused while this navigation ran. */
-function blockedDuring(tab: Tab, started: number): ToolError | null {
+async function refusalAfterArrival(tab: Tab, watch: NavigationWatch, url: string, started: number): Promise<Refusal | null> {
   const blocked = tab.lastBlocked;
   if (!blocked || blocked.at < started) return null;
-  let origin = blocked.url;
-  try {
-    origin = new URL(blocked.url).origin;
-  } catch {
-    /* keep the URL */
+  const refusal = { url: blocked.url, origin: originOf(blocked.url) };
+  if (watch.committed(url)) {
+    const at = await tab.currentUrl(5_000).catch(() => '');
+    if (at !== '' && originOf(at) !== refusal.origin) return refusal;
   }
-  return new ToolError('origin_blocked', `The navigation was stopped: it led to ${origin}, which this server's --allowed-origins / --blocked-origins refuse.`, {
+  throw new ToolError('origin_blocked', `The navigation was stopped: it led to ${refusal.origin}, which this server's --allowed-origins / --blocked-origins refuse.`, {
     tabId: tab.id,
-    url: blocked.url,
+    url: refusal.url,
   });
+}
+
+/** The agent's page loaded, and then the page itself tried to leave for a refused origin: the navigate arrived. */
+function leftForRefused(arrival: Arrival, url: string, refusal: Refusal): Arrival {
+  return { ...arrival, note: `${url} loaded; the page then tried to go to ${refusal.url}, which the origin rules refuse, and the tab stayed at ${arrival.url}.` };
 }
 
 async function waitForLoad(tab: Tab, deadline: number): Promise<Arrival> {

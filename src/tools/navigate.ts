@@ -51,8 +51,8 @@ export const navigateTool = defineTool({
     const settle = await settleTab(context.tab, Math.min(SETTLE_MAX_MS, context.tab.timeouts.navigation));
     const unsettled = settle.settled ? undefined : `Still changing after ${(settle.waitedMs / 1000).toFixed(1)} s (${settle.busy}): this snapshot may be incomplete; wait_for a text or read_page again.`;
     // The load is done; a snapshot that fails (a frame mid-swap) must not turn the navigation into an error.
-    const header = `${arrived.note ? `${arrived.note}\n` : ''}${arrived.title || '(untitled)'} — ${arrived.url}`;
-    const reply = await snapshotReply(context.tab, () => header, { maxChars: DEFAULT_MAX_CHARS }).catch((error: unknown) => {
+    const header = `${arrived.title || '(untitled)'} — ${arrived.url}`;
+    const reply = await snapshotReply(context.tab, () => header, { maxChars: DEFAULT_MAX_CHARS }, arrived.note).catch((error: unknown) => {
       if (context.tab.isFatal(error)) throw error;
       return null;
     });

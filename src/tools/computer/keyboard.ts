@@ -36,11 +36,13 @@ interface ClickFirst {
  * page's answer to the pointer's arrival was checked (the move is sent alone first), and the keys only once focus is
  * on the field.
  */
-function clickFirst(context: TabToolContext, target: Aim, keys: InputSource[][]): ClickFirst {
+function clickFirst(context: TabToolContext, target: Aim, keysFor: (endFirst: boolean) => InputSource[][]): ClickFirst {
   const { tab } = context;
   // The field has focus already (typed into before, or selected by a triple_click): the keys go in at its caret or
   // over its selection; a click would move the caret to wherever it landed.
-  if (target.preparation.typing?.focused) return { batches: keys, between: async () => true, noClick: true };
+  if (target.preparation.typing?.focused) return { batches: keysFor(false), between: async () => true, noClick: true };
+  // A field without a selection API (email, number) gets its caret after its text from an End key instead.
+  const keys = keysFor(target.preparation.typing?.append === 'endKey');
   const split = !pointerAt(context, target.point);
   const press = clickActions(target.framePoint, 0, 1);
   const clicks = split ? [[mouseSource([moveTo(target.framePoint)])], [mouseSource(press.slice(1))]] : [[mouseSource(press)]];
@@ -89,9 +91,7 @@ const type: ActionHandler = async (context, args) => {
   }
   // The click and the keys in one pass: the press check before the button goes down, the focus check before the keys.
   const target = await aim(context, { ref: args.ref }, token, { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'], focusWatch: KEYS.watch, focusPin: true });
-  const { typing } = target.preparation;
-  // A field without a selection API (email, number) gets its caret after its text from an End key instead.
-  const run = clickFirst(context, target, keyBatches(!typing?.focused && typing?.append === 'endKey' ? [END_KEY, ...keys] : keys));
+  const run = clickFirst(context, target, (endFirst) => keyBatches(endFirst ? [END_KEY, ...keys] : keys));
   const dispatched = await dispatch(context, target, run.batches, { token, need: run.noClick ? [] : ['pointerdown'], focusNeed: KEYS.need }, { between: run.between });
   if (!run.noClick) tab.movePointer(target.point);
   return refResult(args.ref, target, dispatched, run, 'the keys', 'typed', typed);
@@ -160,9 +160,7 @@ async function paste(context: TabToolContext, text: string, ref: string | undefi
     });
   }
   const target = await aim(context, { ref }, token, { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'], focusWatch: KEYS.watch });
-  const { typing } = target.preparation;
-  const endFirst = !typing?.focused && typing?.append === 'endKey';
-  const run = clickFirst(context, target, [[keySource(endFirst ? [{ type: 'keyDown', value: END_KEY }, { type: 'keyUp', value: END_KEY }, ...chord] : chord)]]);
+  const run = clickFirst(context, target, (endFirst) => [[keySource(endFirst ? [{ type: 'keyDown', value: END_KEY }, { type: 'keyUp', value: END_KEY }, ...chord] : chord)]]);
   const pasting = await withClipboardText(tab, text, () =>
     dispatch(context, target, run.batches, { token, need: run.noClick ? [] : ['pointerdown'], focusNeed: KEYS.need }, { between: run.between }),
   );
