@@ -137,8 +137,9 @@ describe('real apps: delivery verdicts and what actions report', function () {
       const del = await act({ action: 'key', text: 'Delete Delete Delete' });
       expect(text(del)).to.match(/\[value="abc\\nction greet/);
       expect(text(del)).to.not.include('removed');
-      // Monaco reuses its line elements out of DOM order: the text reads them top to bottom.
-      expect(await pageText()).to.match(/^abc\nction greet\(name\) \{\nreturn "Hello, " \+ name;\n\}$/m);
+      // Monaco reuses its line elements out of DOM order: the text reads them top to bottom. It draws them at its
+      // next animation frame, after the textarea's value has changed (under load, after the reply).
+      await until(pageText, (t) => /^abc\nction greet\(name\) \{\nreturn "Hello, " \+ name;\n\}$/m.test(t), 'the lines drawn in order');
     });
 
     it('a click into the editor text by coordinate is delivered', async function () {
