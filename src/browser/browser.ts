@@ -8,12 +8,15 @@ import { SANDBOX, preloadDeclaration } from './page-script.js';
 import { OriginGuard, type OriginRules } from './interception.js';
 import { MAX_REFS, RefRegistry } from './refs.js';
 import { ContextTree, type ContextNode } from './context-tree.js';
-import { downloadIdOf, routeDownloads, type Download } from './downloads.js';
+import { routeDownloads } from './downloads.js';
+import { DownloadRouter } from './download-router.js';
 import { DownloadQuota } from './download-quota.js';
 import type { DownloadLimits } from '../config.js';
 import { mapBidiError } from './bidi-errors.js';
+import { LAUNCH_TIMEOUT_MS, openSession } from './session-start.js';
 import { Tab, type TabTimeouts } from './tab.js';
-import { getCookies, jarOf, readLocalStorage, setCookies, setLocalStorage, type StorageCookie, type StorageState } from './storage.js';
+import { getCookies, readLocalStorage, setCookies, type StorageCookie, type StorageState } from './storage.js';
+import { UserContexts } from './user-contexts.js';
 import type { Storage } from 'webdriver-bidi-protocol';
 
 export interface BrowserOptions extends LaunchOptions {
@@ -89,15 +92,12 @@ export class Browser extends EventEmitter<{
   private ending: Promise<void> | null = null;
   crashed: Error | null = null;
   /** Groups that keep their cookies, storage and cache apart (serve sessions): each gets a BiDi user context. */
-  /** Isolated groups, each with the folder its downloads go to (undefined: the server's output dir). */
-  private readonly isolatedGroups = new Map<string, string | undefined>();
-  private readonly userContexts = new Map<string, Promise<string>>();
+  private readonly userContexts: UserContexts;
   /** Per session (user context; '' for the default one): downloads past it are refused and deleted. */
   readonly downloadQuota: DownloadQuota | null;
   /** Tabs being opened by createTab, per group: counted against maxTabsPerGroup. */
   private readonly creating = new Map<string, number>();
-  /** Downloads in progress with the tab that began them: the end is routed there even if the page closed meanwhile. */
-  private readonly downloading = new Map<string, Array<{ tab: Tab; download: Download; key: string }>>();
+  private readonly downloads: DownloadRouter;
   private readonly networkWatchers = new Set<(activity: NetworkActivity) => void>();
   private originGuard: OriginGuard | null = null;
   /** The tab each group's window shows, when known: a page that opens or closes a tab may change it. */
@@ -118,7 +118,14 @@ export class Browser extends EventEmitter<{
     public version: string,
   ) {
     super();
+    this.userContexts = new UserContexts(bidi, {
+      actionTimeout: options.timeouts.action,
+      navigationTimeout: options.timeouts.navigation,
+      ...(options.tuning?.geolocation ? { geolocation: options.tuning.geolocation } : {}),
+      ...(options.storageState ? { storageState: options.storageState } : {}),
+    });
     this.downloadQuota = options.downloadQuota ? new DownloadQuota(options.downloadQuota, (key) => this.denyDownloads(key)) : null;
+    this.downloads = new DownloadRouter(this.downloadQuota, (tab) => this.downloadKeyOf(tab));
   }
 
   static async launch(options: BrowserOptions): Promise<Browser> {
@@ -127,28 +134,16 @@ export class Browser extends EventEmitter<{
     let bidi: BidiConnection | null = null;
     try {
       bidi = await BidiConnection.connect(`${firefox.endpoint}/session`);
-      // Firefox makes the session at once but holds its reply until the window's idle startup tasks have run
-      // (~2 s on this machine), and serves commands on the connection meanwhile. So the browser is set up as soon
-      // as the first window has a tab, and the reply is awaited in the background.
-      const session = bidi.send(
-        'session.new',
-        {
-          capabilities: {
-            alwaysMatch: { unhandledPromptBehavior: { default: 'ignore' }, webSocketUrl: true, ...(options.acceptInsecureCerts ? { acceptInsecureCerts: true } : {}) },
-          },
-        },
-        { timeout: LAUNCH_TIMEOUT_MS },
-      );
-      const answered = await Promise.race([session.then(() => true), firstWindow(bidi, LAUNCH_TIMEOUT_MS, session).then(() => false)]);
+      const session = await openSession(bidi, Boolean(options.acceptInsecureCerts));
       const sessionAt = performance.now() - firefox.phases.startedAt;
-      const browser = await Browser.attach(bidi, host, options, answered ? versionOf(await session) : 'Firefox');
+      const browser = await Browser.attach(bidi, host, options, session.version ?? 'Firefox');
       browser.startup = { ...firefox.phases, session: sessionAt, ready: performance.now() - firefox.phases.startedAt };
-      if (!answered) {
-        browser.startupAnswer = session.then(
-          (reply) => {
-            browser.version = versionOf(reply);
+      if (session.version === null) {
+        browser.startupAnswer = session.answer.then(
+          (version) => {
+            browser.version = version;
             browser.startupAnswer = null;
-            return browser.version;
+            return version;
           },
           (error: unknown) => {
             browser.onLost(error instanceof Error ? error : new Error(String(error)));
@@ -198,7 +193,7 @@ export class Browser extends EventEmitter<{
       this.originGuard?.install(),
       this.bidi.send('script.addPreloadScript', { functionDeclaration: preloadDeclaration(), sandbox: SANDBOX }),
       this.options.initScript ? this.bidi.send('script.addPreloadScript', { functionDeclaration: `() => {\n${this.options.initScript}\n}` }) : null,
-      this.emulate('default'),
+      this.userContexts.emulate('default'),
       // A Firefox without the command keeps its own download handling; that is reported, not fatal.
       outputDir
         ? routeDownloads(this.bidi, outputDir).catch((error: Error) => process.stderr.write(`firefox-use: downloads stay with Firefox: ${error.message}\n`))
@@ -206,35 +201,15 @@ export class Browser extends EventEmitter<{
     ]);
     const tree = await this.bidi.send('browsingContext.getTree', {});
     for (const info of tree.contexts) this.recordTree(info, null);
-    await this.loadStorageState(undefined);
-  }
-
-  /** The overrides of a user context's pages (--geolocation), before any of its tabs opens: popups inherit them. */
-  private async emulate(userContext: string): Promise<void> {
-    const coordinates = this.options.tuning?.geolocation;
-    if (coordinates) await this.bidi.send('emulation.setGeolocationOverride', { coordinates, userContexts: [userContext] }, { timeout: this.options.timeouts.action });
-  }
-
-  /** Puts --storage-state into a cookie jar; origins whose localStorage could not be written are said on stderr. */
-  private async loadStorageState(userContext: string | undefined): Promise<void> {
-    const state = this.options.storageState;
-    if (!state) return;
-    await setCookies(this.bidi, state.cookies, jarOf(userContext), this.options.timeouts.action);
-    const failed = await setLocalStorage(this.bidi, state, userContext, this.options.timeouts.navigation);
-    if (failed.length) process.stderr.write(`firefox-use: --storage-state: localStorage not written for ${failed.join(', ')} (origin unreachable or blocked)\n`);
-  }
-
-  /** The cookie jar a group's tabs use. */
-  private async jarOfGroup(groupId: string): Promise<Storage.PartitionDescriptor> {
-    return jarOf(await this.userContextOf(groupId));
+    await this.userContexts.loadStorageState(undefined);
   }
 
   async cookies(groupId: string, filter?: Storage.CookieFilter): Promise<StorageCookie[]> {
-    return getCookies(this.bidi, await this.jarOfGroup(groupId), this.options.timeouts.action, filter);
+    return getCookies(this.bidi, await this.userContexts.jarOfGroup(groupId), this.options.timeouts.action, filter);
   }
 
   async setCookies(groupId: string, cookies: StorageCookie[]): Promise<void> {
-    await setCookies(this.bidi, cookies, await this.jarOfGroup(groupId), this.options.timeouts.action);
+    await setCookies(this.bidi, cookies, await this.userContexts.jarOfGroup(groupId), this.options.timeouts.action);
   }
 
   /** The group's cookies and the localStorage of the origins its open tabs show, in Playwright's shape. */
@@ -246,7 +221,7 @@ export class Browser extends EventEmitter<{
 
   /** Deletes the group's cookies that match `filter`; answers how many went. */
   async deleteCookies(groupId: string, filter: Storage.CookieFilter): Promise<number> {
-    const partition = await this.jarOfGroup(groupId);
+    const partition = await this.userContexts.jarOfGroup(groupId);
     const before = await getCookies(this.bidi, partition, this.options.timeouts.action, filter);
     if (before.length) await this.bidi.send('storage.deleteCookies', { partition, filter }, { timeout: this.options.timeouts.action, write: true });
     return before.length;
@@ -289,25 +264,10 @@ export class Browser extends EventEmitter<{
     });
     bidi.on('browsingContext.downloadWillBegin', (event) => {
       // Without an output dir Firefox keeps its downloads: none is reported.
-      if (!this.options.outputDir) return;
-      const tab = this.tabForContext(event.context);
-      if (!tab) return;
-      const download = tab.downloads.began(event);
-      const key = this.downloadKeyOf(tab);
-      this.downloadQuota?.begin(key, download.id);
-      // Two downloads of one URL may share an id (see downloadIdOf): they end in the order they began.
-      this.downloading.set(download.id, [...(this.downloading.get(download.id) ?? []), { tab, download, key }]);
+      const tab = this.options.outputDir ? this.tabForContext(event.context) : undefined;
+      if (tab) this.downloads.began(tab, event);
     });
-    bidi.on('browsingContext.downloadEnd', (event) => {
-      const id = downloadIdOf(event);
-      const [known, ...rest] = this.downloading.get(id) ?? [];
-      if (!known) return;
-      if (rest.length) this.downloading.set(id, rest);
-      else this.downloading.delete(id);
-      const path = event.status === 'complete' ? (event.filepath ?? undefined) : undefined;
-      // The quota deletes a file it refuses before the download is reported.
-      void (this.downloadQuota?.end(known.key, id, path) ?? Promise.resolve(null)).then((refused) => known.tab.downloads.ended(known.download, event.status, path, refused));
-    });
+    bidi.on('browsingContext.downloadEnd', (event) => this.downloads.ended(event));
   }
 
   private recordTree(info: BrowsingContext.Info, parent: string | null): void {
@@ -410,50 +370,26 @@ export class Browser extends EventEmitter<{
    * `downloadDir` when given.
    */
   isolateGroup(groupId: string, downloadDir?: string): void {
-    this.isolatedGroups.set(groupId, downloadDir);
+    this.userContexts.isolate(groupId, downloadDir);
   }
 
   /** The download-quota key of a tab: its group when that has a user context of its own, else '' (the default context). */
   downloadKeyOf(tab: Tab): string {
-    return tab.groupId !== null && this.isolatedGroups.has(tab.groupId) ? tab.groupId : '';
+    return tab.groupId !== null && this.userContexts.isIsolated(tab.groupId) ? tab.groupId : '';
   }
 
   /** From now on Firefox refuses the downloads of this key's user context ('' : the default context). */
   private async denyDownloads(key: string): Promise<void> {
-    const userContext = key ? await this.userContexts.get(key) : undefined;
+    const userContext = key ? await this.userContexts.existing(key) : undefined;
     if (key && !userContext) return;
     await this.bidi.send('browser.setDownloadBehavior', { downloadBehavior: { type: 'denied' }, ...(userContext ? { userContexts: [userContext] } : {}) });
-  }
-
-  /** The group's user context, made on first need; undefined (the default context) for a group that shares it. */
-  private userContextOf(groupId: string): Promise<string> | undefined {
-    if (!this.isolatedGroups.has(groupId)) return undefined;
-    let made = this.userContexts.get(groupId);
-    if (!made) {
-      const downloadDir = this.isolatedGroups.get(groupId);
-      made = this.bidi.send('browser.createUserContext', {}, { timeout: this.options.timeouts.action }).then(async ({ userContext }) => {
-        if (downloadDir) await routeDownloads(this.bidi, downloadDir, [userContext]);
-        await this.emulate(userContext);
-        await this.loadStorageState(userContext);
-        return userContext;
-      });
-      made.catch(() => this.userContexts.delete(groupId));
-      this.userContexts.set(groupId, made);
-    }
-    return made;
   }
 
   /** Ends a group: closes its tabs (no beforeunload) and removes its user context, cookies and storage with it. */
   async releaseGroup(groupId: string): Promise<void> {
     await Promise.all(this.tabsOfGroup(groupId).map((tab) => this.closeTab(tab, false).catch(() => false)));
-    this.isolatedGroups.delete(groupId);
     this.downloadQuota?.forget(groupId);
-    const made = this.userContexts.get(groupId);
-    this.userContexts.delete(groupId);
-    const userContext = await made?.catch(() => null);
-    if (userContext && !this.crashed) {
-      await this.bidi.send('browser.removeUserContext', { userContext }, { timeout: this.options.timeouts.action }).catch(() => undefined);
-    }
+    await this.userContexts.release(groupId, () => this.crashed !== null);
   }
 
   /**
@@ -474,7 +410,7 @@ export class Browser extends EventEmitter<{
     this.creating.set(groupId, pending + 1);
     let created: BrowsingContext.CreateResult;
     try {
-      const userContext = await this.userContextOf(groupId);
+      const userContext = await this.userContexts.of(groupId);
       created = await this.bidi.send('browsingContext.create', { ...this.placement(groupId, opts), ...(userContext ? { userContext } : {}) }, { timeout: this.startupAnswer ? LAUNCH_TIMEOUT_MS : this.options.timeouts.action });
     } finally {
       const left = (this.creating.get(groupId) ?? 1) - 1;
@@ -592,30 +528,5 @@ export class Browser extends EventEmitter<{
   }
 }
 
-/** How long Firefox may take to start, and to open its first tab while it still runs its startup tasks. */
-const LAUNCH_TIMEOUT_MS = 45_000;
 /** How long a close right after launch waits for Firefox to finish starting before asking it to quit. */
 const STARTUP_QUIT_WAIT_MS = 3_000;
-
-function versionOf(reply: { capabilities: { browserName: string; browserVersion: string } }): string {
-  return `${reply.capabilities.browserName} ${reply.capabilities.browserVersion}`;
-}
-
-/**
- * Resolves once Firefox's first window has a tab (from then on browsingContext commands work), or once `until`
- * settles: the session's own answer makes the polling moot.
- */
-async function firstWindow(bidi: BidiConnection, timeoutMs: number, until: Promise<unknown>): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let settled = false;
-  until.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  while (Date.now() < deadline && !settled) {
-    const tree = await bidi.send('browsingContext.getTree', { maxDepth: 0 }, { timeout: timeoutMs }).catch(() => null);
-    if (tree && tree.contexts.length > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new ToolError('launch_failed', `Firefox opened no window within ${Math.round(timeoutMs / 1000)} s.`);
-}

@@ -1,14 +1,16 @@
 // Post-action deltas: a MutationObserver runs from just before an action until just after it; then only what
 // changed is rendered: the target, the subtrees that appeared or changed, and one line per removal (many removals
 // under one parent folded into a counted line). Cheap by design: nothing is read before the action.
-import type { PageDelta, PagePopup } from '../browser/page-types.js';
+import type { PageDelta } from '../browser/page-types.js';
 import { PageError } from './errors.js';
-import { clip, nameOf, quote } from './names.js';
+import { nameSuffix } from './names.js';
 import { documentId, elementFor, existingLocalId, localIdOf } from './registry.js';
-import { COLLECTION_ITEMS, POPUPS, roleOf } from './roles.js';
-import { drawnBy } from './drawn.js';
-import { runningAnimations } from './settle.js';
-import { SnapshotWalker, composedChildren, renders, shadowOf, visibilityHidden } from './snapshot-walk.js';
+import { roleOf } from './roles.js';
+import { settleAll, type SettleArgs } from './delta-settle.js';
+import { foldItems } from './fold.js';
+import { closedPopups, findPopup } from './popups.js';
+import { isShown, parentOf } from './shown.js';
+import { SnapshotWalker, shadowOf } from './snapshot-walk.js';
 
 interface Watch {
   token: string;
@@ -38,7 +40,6 @@ function fieldValues(): Map<Element, string> {
 let watch: Watch | null = null;
 
 const OBSERVE: MutationObserverInit = { childList: true, subtree: true, attributes: true, characterData: true, attributeOldValue: true, characterDataOldValue: true };
-const ITEM_ROLES = new Set(['menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'row', 'gridcell', 'button', 'link', 'tab']);
 const FOLD_OVER = 3;
 /** Characters kept for the line that says a delta was cut. */
 const CUT_LINE_ROOM = 160;
@@ -65,17 +66,11 @@ export function deltaStart(args: { token: string }): { docId: string } {
   return { docId: documentId };
 }
 
-export interface DeltaFinishArgs {
+export interface DeltaFinishArgs extends SettleArgs {
   token: string;
   /** Page-local id of the action's target, shown first. */
   target?: { docId: string; id: number };
   maxChars: number;
-  /** Longest wait for the page to go quiet after the action, ms. */
-  settleMs: number;
-  /** Longest wait, all told, for transitions and animations the action set off to end, ms. */
-  animationMs?: number;
-  /** Wait this long for a first change when the action made none yet (a tooltip shown after a hover delay), ms. */
-  lingerMs?: number;
   /**
    * A second read of the same watch, once the requests the action started have answered: renders everything
    * since the action began, then ends the watch.
@@ -111,109 +106,6 @@ export async function deltaFinish(args: DeltaFinishArgs): Promise<PageDelta> {
   }
   const delta = render(current, args);
   return unsettled ? { ...delta, unsettled } : delta;
-}
-
-/**
- * One task turn through a message channel. Not setTimeout: Firefox clamps timers in background tabs (every tab
- * the server opens is one) to a second, which made every delta cost a second.
- */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-}
-
-/** A task turn slower than this means the page had work queued ahead of ours (a render yielding in slices). */
-const BUSY_TURN_MS = 3;
-
-/** A timer turn (setTimeout 0 renders); skipped in a hidden document, where Firefox clamps timers to a second. */
-function timerTurn(): Promise<void> {
-  return document.hidden ? Promise.resolve() : new Promise((resolve) => window.setTimeout(resolve, 0));
-}
-
-/**
- * Lets what the action scheduled run before the delta is read: renders queued in a microtask have run already,
- * those posted to the next task (React's scheduler uses a MessageChannel) or a 0 ms timer run before our own turn.
- * Then more turns while the last one brought mutations or ran long (work continuing in slices), up to settleMs.
- */
-async function settle(current: Watch, settleMs: number): Promise<void> {
-  const started = performance.now();
-  let count = current.records.length;
-  let turnStarted = started;
-  await Promise.all([nextTask(), timerTurn()]);
-  while (current.records.length !== count || performance.now() - turnStarted >= BUSY_TURN_MS) {
-    if (performance.now() - started >= settleMs) return;
-    count = current.records.length;
-    turnStarted = performance.now();
-    await nextTask();
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => window.setTimeout(resolve, ms));
-}
-
-/** The next animation frame, when transitions set off by the action start (none run in a hidden document). */
-function nextFrame(): Promise<void> {
-  if (document.hidden) return Promise.resolve();
-  return Promise.race([new Promise<void>((resolve) => window.requestAnimationFrame(() => resolve())), sleep(50)]);
-}
-
-/** A change this large re-rendered something: its transitions start on the next frame, so wait one. */
-const RERENDER_RECORDS = 10;
-
-/**
- * settle(), then, when the action changed something, the transitions and finite animations it set off (a dialog
- * fading out, grid rows sliding into their sorted places) and what the page does once they end, within
- * animationMs. Returns what was still moving when that bound ran out.
- */
-async function settleAll(current: Watch, args: DeltaFinishArgs): Promise<string | undefined> {
-  const started = performance.now();
-  if (args.lingerMs && current.records.length === 0 && !document.hidden) {
-    const until = started + args.lingerMs;
-    while (current.records.length === 0 && performance.now() < until) await sleep(Math.min(25, until - performance.now()));
-  }
-  await settle(current, args.settleMs);
-  const bound = args.animationMs ?? 0;
-  if (!bound || current.records.length === 0) return undefined;
-  if (current.records.length >= RERENDER_RECORDS) await nextFrame();
-  for (;;) {
-    const left = bound - (performance.now() - started);
-    const running = runningAnimations();
-    if (!running.length) return undefined;
-    if (left <= 0) return `transitions were still running after ${Math.round(bound)} ms`;
-    let longest = 0;
-    for (const animation of running) {
-      const timing = animation.effect?.getComputedTiming();
-      const end = Number(timing?.endTime ?? 0) - Number(timing?.localTime ?? 0);
-      if (end > longest) longest = end;
-    }
-    await sleep(Math.max(10, Math.min(left, longest + 10)));
-    await settle(current, args.settleMs);
-  }
-}
-
-function isShown(element: Element): boolean {
-  if (!element.isConnected) return false;
-  for (let node: Element | null = element; node; node = parentOf(node)) {
-    if (node.getAttribute('aria-hidden') === 'true') return false;
-  }
-  const rect = element.getBoundingClientRect();
-  if (!renders(element) || visibilityHidden(element)) return false;
-  // A control drawn by the box around it (an editor's zero-size input) is shown there.
-  return rect.width > 0 || rect.height > 0 || drawnBy(element) !== null;
-}
-
-/** The parent in the composed tree (crossing out of shadow roots). */
-function parentOf(node: Node): Element | null {
-  if (node.parentElement) return node.parentElement;
-  const root = node.parentNode;
-  return root instanceof ShadowRoot ? root.host : null;
 }
 
 function nearestWithRole(node: Node): Element | null {
@@ -496,62 +388,6 @@ function appendedText(records: MutationRecord[]): Map<Element, string> {
   return tails;
 }
 
-interface ClosedPopup {
-  element: Element;
-  role: string;
-  /** ` "name"` or ''. */
-  name: string;
-}
-
-/** Roles whose closing is worth a `- closed:` line. */
-const CLOSABLE = new Set(['dialog', 'alertdialog', 'menu', 'listbox']);
-
-/**
- * Dialogs, menus and listboxes that the action closed: removed from the page, or no longer shown with a record
- * that says they were open before (an `open` or `active` attribute taken away, `hidden` / `aria-hidden="true"` /
- * `aria-expanded="false"` put on where it was not). A class change alone proves nothing about before.
- */
-function closedPopups(records: MutationRecord[], removals: Map<Node, Element[]>): ClosedPopup[] {
-  const found = new Map<Element, ClosedPopup>();
-  const note = (element: Element | null | undefined, mustBeGone: boolean): void => {
-    if (!element || found.has(element)) return;
-    const role = roleOf(element);
-    if (!role || !CLOSABLE.has(role)) return;
-    if (mustBeGone && isShown(element)) return;
-    found.set(element, { element, role, name: nameSuffix(element, role) });
-  };
-  const closableIn = (element: Element): Element | null => {
-    if (CLOSABLE.has(roleOf(element) ?? '')) return element;
-    const selector = '[role=dialog], [role=alertdialog], [role=menu], [role=listbox], dialog';
-    return element.querySelector(selector) ?? shadowOf(element)?.querySelector(selector) ?? null;
-  };
-  for (const record of records) {
-    if (record.type !== 'attributes' || !record.attributeName) continue;
-    const element = record.target as Element;
-    const name = record.attributeName;
-    const now = element.getAttribute(name);
-    const wasOpen =
-      ((name === 'open' || name === 'active') && record.oldValue !== null && now === null) ||
-      (name === 'hidden' && record.oldValue === null && now !== null) ||
-      (name === 'aria-hidden' && record.oldValue !== 'true' && now === 'true') ||
-      (name === 'aria-expanded' && record.oldValue === 'true' && now === 'false');
-    if (!wasOpen || !element.isConnected) continue;
-    if (name === 'aria-expanded') {
-      // The control collapsed: the popup it controls (aria-controls) closed.
-      const id = element.getAttribute('aria-controls');
-      const root = element.getRootNode() as Document | ShadowRoot;
-      if (id) note(root.getElementById?.(id) ?? null, true);
-      continue;
-    }
-    note(closableIn(element), true);
-  }
-  for (const [parent, removed] of removals) {
-    if (!(parent as Node).isConnected) continue;
-    for (const element of removed) if (!element.isConnected) note(closableIn(element), false);
-  }
-  return [...found.values()];
-}
-
 /** Class names a component toggles as the pointer and focus move (button--focused, is-hovered, mdc-ripple-…). */
 const INTERACTION_CLASS = /focus|hover|active|pressed|ripple|touched|pointer/i;
 
@@ -596,59 +432,6 @@ function holdsState(element: Element): boolean {
   return tag === 'input' || tag === 'select' || tag === 'textarea' || (element as HTMLElement).isContentEditable;
 }
 
-function nameSuffix(element: Element, role: string): string {
-  const name = nameOf(element, role);
-  return name ? ` ${quote(clip(name, 60))}` : '';
-}
-
-/** Items of one collection beyond this many, added or changed together, are folded into one counted line. */
-const ITEMS_SHOWN = 5;
-
-/** Where an item sits in its collection: aria-rowindex / aria-posinset when given (virtualized grids keep DOM order loose). */
-function positionOf(element: Element): number {
-  return Number(element.getAttribute('aria-rowindex') ?? element.getAttribute('aria-posinset') ?? NaN);
-}
-
-/**
- * Orders anchors small first (a status line before a re-rendered grid: changes an agent reads first), and folds
- * many items of one collection (rows re-rendered by a sort) into the first few in their shown order plus one
- * counted line, naming the first folded item, whose read_page ref_id continues through the rest.
- */
-function foldItems(list: Element[]): { anchors: Element[]; folded: Map<Element, { parent: Element; role: string; items: Element[] }> } {
-  const groups = new Map<Element, Element[]>();
-  for (const anchor of list) {
-    const role = roleOf(anchor);
-    const parent = parentOf(anchor);
-    if (!role || !parent || !COLLECTION_ITEMS.has(role)) continue;
-    const group = groups.get(parent) ?? [];
-    group.push(anchor);
-    groups.set(parent, group);
-  }
-  const dropped = new Set<Element>();
-  const folded = new Map<Element, { parent: Element; role: string; items: Element[] }>();
-  for (const [parent, group] of groups) {
-    if (group.length <= ITEMS_SHOWN + 1) continue;
-    const ordered = group.every((item) => !Number.isNaN(positionOf(item))) ? [...group].sort((a, b) => positionOf(a) - positionOf(b)) : group;
-    const rest = ordered.slice(ITEMS_SHOWN);
-    for (const item of rest) dropped.add(item);
-    folded.set(ordered[ITEMS_SHOWN - 1]!, { parent, role: roleOf(ordered[0]!)!, items: rest });
-    // The shown ones go in their shown order.
-    const shown = ordered.slice(0, ITEMS_SHOWN);
-    const slots = group.filter((item) => shown.includes(item));
-    slots.forEach((slot, index) => list.splice(list.indexOf(slot), 1, shown[index]!));
-  }
-  const kept = list.filter((anchor) => !dropped.has(anchor));
-  const size = new Map(kept.map((anchor) => [anchor, anchor.getElementsByTagName('*').length]));
-  const byGroup = (anchor: Element): number => {
-    const parent = parentOf(anchor);
-    const group = parent ? groups.get(parent) : undefined;
-    return group && group.length > ITEMS_SHOWN + 1 ? Infinity : size.get(anchor)!;
-  };
-  // Stable: equal sizes keep document order, and a folded collection stays together at the end.
-  const anchors = kept.map((anchor, index) => ({ anchor, index, weight: byGroup(anchor) })).sort((a, b) => (a.weight === b.weight ? a.index - b.index : a.weight - b.weight)).map((entry) => entry.anchor);
-  return { anchors, folded };
-}
-
 /** Drops every element that has another one of the list as an ancestor (composed tree). */
 function topmost(elements: Element[]): Element[] {
   const set = new Set(elements);
@@ -656,86 +439,4 @@ function topmost(elements: Element[]): Element[] {
     for (let up = parentOf(element); up; up = parentOf(up)) if (set.has(up)) return false;
     return true;
   });
-}
-
-/** Popups worth an "Opened" line; a grid or tree only when a control that expanded says it controls it. */
-const OPENED_ROLES = new Set(['menu', 'listbox', 'dialog', 'alertdialog']);
-
-const DIALOGS = new Set(['dialog', 'alertdialog']);
-
-/** The element that controls this popup (aria-controls names its id) says it is collapsed. */
-function closedByController(popup: Element): boolean {
-  if (!popup.id) return false;
-  const root = popup.getRootNode() as Document | ShadowRoot;
-  for (const controller of root.querySelectorAll('[aria-controls][aria-expanded]')) {
-    if ((controller.getAttribute('aria-controls') ?? '').split(/\s+/).includes(popup.id)) return controller.getAttribute('aria-expanded') === 'false';
-  }
-  return false;
-}
-
-/** Shown items of a popup, through shadow roots and slots (a web component's options are slotted). */
-function popupItems(popup: Element): Element[] {
-  const items: Element[] = [];
-  const visit = (node: Node): void => {
-    if (items.length >= 30 || node.nodeType !== Node.ELEMENT_NODE) return;
-    const element = node as Element;
-    const role = roleOf(element);
-    if (element !== popup && role && ITEM_ROLES.has(role)) {
-      if (isShown(element)) items.push(element);
-      return;
-    }
-    const children = composedChildren(element);
-    for (let i = 0; i < children.length; i++) visit(children[i]!);
-  };
-  visit(popup);
-  return items;
-}
-
-/**
- * A menu, listbox or dialog that this action made appear (it, or an element around it, was added or changed its
- * attributes) and that is still shown now that the page has settled.
- */
-function findPopup(anchors: Element[], expandedNow: Element[], target: Element | null, appeared: (element: Element) => boolean): PagePopup | undefined {
-  const controlled = new Set(expandedNow.flatMap((element) => (element.getAttribute('aria-controls') ?? '').split(/\s+/).filter(Boolean)));
-  for (const anchor of anchors) {
-    const candidates = [anchor, ...anchor.querySelectorAll('[role], dialog, select[multiple]')];
-    for (const host of anchor.querySelectorAll('*')) {
-      const shadow = shadowOf(host);
-      if (shadow) candidates.push(...shadow.querySelectorAll('[role], dialog'));
-      if (candidates.length > 2000) break;
-    }
-    // A dialog the action opened outranks a menu or listbox that merely changed around it.
-    candidates.sort((a, b) => Number(DIALOGS.has(roleOf(b) ?? '')) - Number(DIALOGS.has(roleOf(a) ?? '')));
-    for (const element of candidates) {
-      const role = roleOf(element);
-      if (!role || !POPUPS.has(role)) continue;
-      if (!OPENED_ROLES.has(role) && !(element.id && controlled.has(element.id))) continue;
-      if (!isShown(element) || !appeared(element)) continue;
-      if (element.localName === 'dialog' && !(element as HTMLDialogElement).open) continue;
-      // Closed by its own account, or by its control's (aria-expanded="false").
-      if (element.getAttribute('aria-expanded') === 'false' || closedByController(element)) continue;
-      const opener = openerOf(element, expandedNow) ?? target;
-      if (opener && opener.getAttribute('aria-expanded') === 'false' && !DIALOGS.has(role)) continue;
-      const items = popupItems(element);
-      const walker = new SnapshotWalker({ mode: 'all', maxChars: 4000 });
-      return {
-        id: localIdOf(element),
-        role,
-        name: clip(nameOf(element, role), 60),
-        ...(opener ? { openedBy: localIdOf(opener) } : {}),
-        items: items.map((item) => localIdOf(item)),
-        itemLines: items.map((item) => walker.render(item, roleOf(item)!)),
-      };
-    }
-  }
-  return undefined;
-}
-
-function openerOf(popup: Element, expandedNow: Element[]): Element | null {
-  const id = popup.id;
-  if (id) {
-    const controller = expandedNow.find((element) => (element.getAttribute('aria-controls') ?? '').split(/\s+/).includes(id));
-    if (controller) return controller;
-  }
-  return expandedNow[0] ?? null;
 }

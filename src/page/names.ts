@@ -274,3 +274,9 @@ export function quote(text: string): string {
 export function defang(text: string): string {
   return text.replace(/\[ref=/gi, '(ref=');
 }
+
+/** ` "name"` (clipped) for a line about an element, or '' when it has none. */
+export function nameSuffix(element: Element, role: string): string {
+  const name = nameOf(element, role);
+  return name ? ` ${quote(clip(name, 60))}` : '';
+}

@@ -6,6 +6,7 @@ import { NAME_LIMIT, clip, defang, fieldValue, nameOf, nameWasCut, quote, squash
 import { drawsItsText } from './drawn.js';
 import { ICON_BOX_ROLES, iconOnly } from './icon-name.js';
 import { localIdOf } from './registry.js';
+import { BISECT_OVER, ViewBand } from './view-band.js';
 import { BLOCK_TAGS, COLLECTION_ITEMS, INTERACTIVE, LANDMARKS, NAME_FROM_CONTENT, PAGE_LANDMARKS, SKIPPED_TAGS, roleOf } from './roles.js';
 
 export type WalkMode = 'visible' | 'all' | 'interactive';
@@ -107,9 +108,6 @@ function caretLines(element: Element, value: string): { text: string; before: bo
   return { text: lines.slice(from, to).join('\n'), before: from > 0, after: to < lines.length };
 }
 
-/** Children lists longer than this are cut to the viewport by binary search over their boxes. */
-const BISECT_OVER = 40;
-
 /** The block a text node belongs to (its paragraph, cell or item), else its parent. */
 function blockOf(text: Node): Element | null {
   const parent = composedParent(text);
@@ -126,8 +124,6 @@ export class SnapshotWalker {
   chars = 0;
   full = false;
   omitted = 0;
-  above = 0;
-  below = 0;
   deeper = 0;
   private hintDepth = Infinity;
   private text = '';
@@ -141,13 +137,17 @@ export class SnapshotWalker {
   /** Diff walk: unchanged children skipped, by depth, not yet said. */
   private readonly skipped = new Map<number, number>();
   private readonly pending: Pending[] = [];
-  private readonly top: number;
-  private readonly bottom: number;
+  private readonly band = new ViewBand();
 
-  constructor(readonly options: WalkOptions) {
-    const margin = Math.max(100, Math.round(window.innerHeight / 4));
-    this.top = -margin;
-    this.bottom = window.innerHeight + margin;
+  constructor(readonly options: WalkOptions) {}
+
+  /** Elements left out above and below the viewport (a 'visible' walk). */
+  get above(): number {
+    return this.band.above;
+  }
+
+  get below(): number {
+    return this.band.below;
   }
 
   /** Renders a subtree root's children (the document body) at depth 0. */
@@ -188,7 +188,7 @@ export class SnapshotWalker {
     let children = composedChildren(node);
     if (children.length > BISECT_OVER && !flags.anywhere && this.options.mode !== 'all') {
       const container = childContainer(node);
-      children = container ? this.inViewOf(container) : this.inView(children);
+      children = container ? this.band.withinChildrenOf(container) : this.band.within(children);
     }
     for (let i = 0; i < children.length; i++) {
       const child = children[i]!;
@@ -260,7 +260,7 @@ export class SnapshotWalker {
     if (!renders(element)) return;
     let anywhere = flags.anywhere || this.options.mode === 'all';
     if (!anywhere) {
-      const band = this.inBand(element);
+      const band = this.band.place(element);
       if (band === 'out') return;
       // Children of a box wholly inside the band are inside too (bar positioned ones): skip their checks.
       anywhere = band === 'inside';
@@ -364,105 +364,6 @@ export class SnapshotWalker {
       const more = `- (${total - shown} more options; form_input on the select takes any option's label or value)`;
       if (!this.emit(more, depth)) this.omitted += total - shown;
     }
-  }
-
-  /** Where the element lies against the viewport and its margin; 'out' is counted above/below. */
-  private inBand(element: Element): 'inside' | 'partial' | 'out' {
-    const rect = element.getBoundingClientRect();
-    if (rect.width === 0 && rect.height === 0) return 'partial';
-    const top = rect.top;
-    const bottom = rect.bottom;
-    if (bottom < this.top) {
-      this.above++;
-      return 'out';
-    }
-    if (top > this.bottom) {
-      this.below++;
-      return 'out';
-    }
-    return top >= this.top && bottom <= this.bottom ? 'inside' : 'partial';
-  }
-
-  /**
-   * The part of a long child list near the viewport, found by bisecting on element boxes (long lists and tables
-   * flow top to bottom); what lies before and after is counted above / below.
-   */
-  private inView(children: ArrayLike<Node>): Node[] {
-    const all = Array.from(children);
-    const elements = all.filter((node) => node.nodeType === Node.ELEMENT_NODE) as Element[];
-    const boxes = new Map<number, DOMRect>();
-    const box = (i: number): DOMRect => {
-      let rect = boxes.get(i);
-      if (!rect) boxes.set(i, (rect = elements[i]!.getBoundingClientRect()));
-      return rect;
-    };
-    let lo = 0;
-    let hi = elements.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (box(mid).bottom < this.top) lo = mid + 1;
-      else hi = mid;
-    }
-    const first = lo;
-    hi = elements.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (box(mid).top <= this.bottom) lo = mid + 1;
-      else hi = mid;
-    }
-    const end = lo;
-    // Boxes out of order (positioned children) make bisecting meaningless: then keep everything.
-    if (first > 0 && box(first - 1).top > box(0).top && box(0).top > this.bottom) return all;
-    this.above += first;
-    this.below += elements.length - end;
-    if (first === 0 && end === elements.length) return all;
-    const from = first < elements.length ? all.indexOf(elements[first]!) : all.length;
-    const to = end > 0 ? all.indexOf(elements[end - 1]!) + 1 : 0;
-    return all.slice(from, Math.max(from, to));
-  }
-
-  /**
-   * inView for a plain child list: bisects over the parent's element collection, reading only the boxes it needs
-   * and then the nodes between the first and last element in view. Copying a 2,000-row table's child list into
-   * the sandbox first cost a wrapper crossing per node (about 10 ms).
-   */
-  private inViewOf(container: ParentNode): ArrayLike<Node> {
-    const elements = container.children;
-    const n = elements.length;
-    const boxes = new Map<number, DOMRect>();
-    const box = (i: number): DOMRect => {
-      let rect = boxes.get(i);
-      if (!rect) boxes.set(i, (rect = elements[i]!.getBoundingClientRect()));
-      return rect;
-    };
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (box(mid).bottom < this.top) lo = mid + 1;
-      else hi = mid;
-    }
-    const first = lo;
-    hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (box(mid).top <= this.bottom) lo = mid + 1;
-      else hi = mid;
-    }
-    const end = lo;
-    const all = container.childNodes;
-    if (first > 0 && box(first - 1).top > box(0).top && box(0).top > this.bottom) return all;
-    this.above += first;
-    this.below += n - end;
-    if (first === 0 && end === n) return all;
-    const nodes: Node[] = [];
-    if (end <= first) return nodes;
-    const last = elements[end - 1]!;
-    for (let node: Node | null = elements[first]!; node; node = node.nextSibling) {
-      nodes.push(node);
-      if (node === last) break;
-    }
-    return nodes;
   }
 
   /** Past the budget: count the rest of this child list, and name its first element with a role as a hint. */

@@ -1,0 +1,102 @@
+// How long a delta waits before it is read: until what the action set off has run (renders in later tasks and
+// timers, work continuing in slices) and the transitions it started have ended, within bounds.
+import { runningAnimations } from './settle.js';
+
+/** What settling watches: the mutation records of the action so far (they grow while we wait). */
+interface Recording {
+  readonly records: MutationRecord[];
+}
+
+export interface SettleArgs {
+  /** Longest wait for the page to go quiet after the action, ms. */
+  settleMs: number;
+  /** Longest wait, all told, for transitions and animations the action set off to end, ms. */
+  animationMs?: number;
+  /** Wait this long for a first change when the action made none yet (a tooltip shown after a hover delay), ms. */
+  lingerMs?: number;
+}
+
+/**
+ * One task turn through a message channel. Not setTimeout: Firefox clamps timers in background tabs (every tab
+ * the server opens is one) to a second, which made every delta cost a second.
+ */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/** A task turn slower than this means the page had work queued ahead of ours (a render yielding in slices). */
+const BUSY_TURN_MS = 3;
+
+/** A timer turn (setTimeout 0 renders); skipped in a hidden document, where Firefox clamps timers to a second. */
+function timerTurn(): Promise<void> {
+  return document.hidden ? Promise.resolve() : new Promise((resolve) => window.setTimeout(resolve, 0));
+}
+
+/**
+ * Lets what the action scheduled run before the delta is read: renders queued in a microtask have run already,
+ * those posted to the next task (React's scheduler uses a MessageChannel) or a 0 ms timer run before our own turn.
+ * Then more turns while the last one brought mutations or ran long (work continuing in slices), up to settleMs.
+ */
+async function settle(current: Recording, settleMs: number): Promise<void> {
+  const started = performance.now();
+  let count = current.records.length;
+  let turnStarted = started;
+  await Promise.all([nextTask(), timerTurn()]);
+  while (current.records.length !== count || performance.now() - turnStarted >= BUSY_TURN_MS) {
+    if (performance.now() - started >= settleMs) return;
+    count = current.records.length;
+    turnStarted = performance.now();
+    await nextTask();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => window.setTimeout(resolve, ms));
+}
+
+/** The next animation frame, when transitions set off by the action start (none run in a hidden document). */
+function nextFrame(): Promise<void> {
+  if (document.hidden) return Promise.resolve();
+  return Promise.race([new Promise<void>((resolve) => window.requestAnimationFrame(() => resolve())), sleep(50)]);
+}
+
+/** A change this large re-rendered something: its transitions start on the next frame, so wait one. */
+const RERENDER_RECORDS = 10;
+
+/**
+ * settle(), then, when the action changed something, the transitions and finite animations it set off (a dialog
+ * fading out, grid rows sliding into their sorted places) and what the page does once they end, within
+ * animationMs. Returns what was still moving when that bound ran out.
+ */
+export async function settleAll(current: Recording, args: SettleArgs): Promise<string | undefined> {
+  const started = performance.now();
+  if (args.lingerMs && current.records.length === 0 && !document.hidden) {
+    const until = started + args.lingerMs;
+    while (current.records.length === 0 && performance.now() < until) await sleep(Math.min(25, until - performance.now()));
+  }
+  await settle(current, args.settleMs);
+  const bound = args.animationMs ?? 0;
+  if (!bound || current.records.length === 0) return undefined;
+  if (current.records.length >= RERENDER_RECORDS) await nextFrame();
+  for (;;) {
+    const left = bound - (performance.now() - started);
+    const running = runningAnimations();
+    if (!running.length) return undefined;
+    if (left <= 0) return `transitions were still running after ${Math.round(bound)} ms`;
+    let longest = 0;
+    for (const animation of running) {
+      const timing = animation.effect?.getComputedTiming();
+      const end = Number(timing?.endTime ?? 0) - Number(timing?.localTime ?? 0);
+      if (end > longest) longest = end;
+    }
+    await sleep(Math.max(10, Math.min(left, longest + 10)));
+    await settle(current, args.settleMs);
+  }
+}
