@@ -28,6 +28,25 @@ describe('foundation: MCP over stdio with an owned Firefox', function () {
     }
   });
 
+  it('opens the first tab ahead, unlisted until a call asks for one; then that tab is the only one', async function () {
+    const fresh = await startServer();
+    try {
+      // Whether or not the tab opened ahead is ready yet, the group has no tab until one is asked for.
+      expect((await fresh.ok('tabs_context_mcp', {})).structuredContent.tabs).to.deep.equal([]);
+      const created = (await fresh.ok('tabs_context_mcp', { createIfEmpty: true })).structuredContent.tabs;
+      expect(created).to.have.length(1);
+      expect(created[0]).to.include({ url: 'about:blank', active: true });
+      const listed = (await fresh.ok('tabs_context_mcp', {})).structuredContent.tabs;
+      expect(listed.map((tab) => tab.tabId)).to.deep.equal([created[0].tabId]);
+      // A second tab is made as usual.
+      const second = await fresh.ok('tabs_create_mcp', {});
+      expect(second.structuredContent.tabId).to.not.equal(created[0].tabId);
+      expect((await fresh.ok('tabs_context_mcp', {})).structuredContent.tabs).to.have.length(2);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('lists the tools with their input and output schemas', async function () {
     const { tools } = await server.client.listTools();
     const names = tools.map((t) => t.name);

@@ -102,6 +102,8 @@ export class Browser extends EventEmitter<{
   private originGuard: OriginGuard | null = null;
   /** The tab each group's window shows, when known: a page that opens or closes a tab may change it. */
   private readonly shownOfGroup = new Map<string, Tab>();
+  /** First tabs opened ahead for groups (see openFirstTabAhead), each under a group name of its own until taken. */
+  private readonly aheadOfGroup = new Map<string, Promise<Tab | null>>();
   /** How long this browser's launch took, step by step (null when it was not launched here). */
   startup: StartupPhases | null = null;
   /**
@@ -407,6 +409,8 @@ export class Browser extends EventEmitter<{
         limit: 'max-tabs',
       });
     }
+    const ahead = await this.takeTabAhead(groupId, opts);
+    if (ahead) return ahead;
     this.creating.set(groupId, pending + 1);
     let created: BrowsingContext.CreateResult;
     try {
@@ -425,6 +429,43 @@ export class Browser extends EventEmitter<{
     }
     if (opts.foreground) this.shownOfGroup.set(groupId, tab);
     await tab.setViewport(viewport.width, viewport.height);
+    return tab;
+  }
+
+  /**
+   * Opens the group's first tab now, for its first createTab to take: at a cold start Firefox still runs its startup
+   * tasks and a tab takes 0.5-0.7 s, which then passes while an MCP client connects or a script is read. The tab is
+   * not the group's until taken (no listing shows it). Not in a browser we do not own, nor for a group with tabs.
+   */
+  openFirstTabAhead(groupId: string): void {
+    if (this.host.keepsBrowser || this.crashed || this.aheadOfGroup.has(groupId) || this.tabsOfGroup(groupId).length) return;
+    const placeholder = `ahead:${groupId}`;
+    this.aheadOfGroup.set(
+      groupId,
+      this.createTab(placeholder, { foreground: 'tab' }).then(
+        (tab) => {
+          this.shownOfGroup.delete(placeholder);
+          return tab;
+        },
+        () => null,
+      ),
+    );
+  }
+
+  /** The tab opened ahead for this group, when the group has none and `opts` ask for one like it; else it is closed. */
+  private async takeTabAhead(groupId: string, opts: { viewport?: unknown; foreground?: 'tab' | 'window' | 'group'; beside?: Tab }): Promise<Tab | null> {
+    const ahead = this.aheadOfGroup.get(groupId);
+    if (!ahead) return null;
+    this.aheadOfGroup.delete(groupId);
+    const fits = (opts.foreground === 'tab' || opts.foreground === 'group') && !opts.viewport && !opts.beside && this.tabsOfGroup(groupId).length === 0;
+    const tab = await ahead;
+    if (!tab || tab.isClosed) return null;
+    if (!fits) {
+      void this.closeTab(tab).catch(() => undefined);
+      return null;
+    }
+    tab.groupId = groupId;
+    this.shownOfGroup.set(groupId, tab);
     return tab;
   }
 

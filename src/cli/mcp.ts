@@ -7,7 +7,7 @@ import { onShutdown } from './lifecycle.js';
 
 /** `firefox-use mcp`: one MCP session over stdio, one owned Firefox (already launching: see main.ts). */
 export async function runStdio(options: ServerOptions, manager: BrowserManager): Promise<void> {
-  const session = new Session(manager);
+  const session = new Session(manager, { firstTabAhead: true });
   const server = createMcpServer(session, options);
   const exit = onShutdown(
     async () => {

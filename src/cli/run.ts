@@ -37,7 +37,7 @@ export async function runScriptCommand(scriptPath: string, options: ServerOption
   }
   const manager = new BrowserManager(options);
   void manager.prelaunch();
-  const session = new Session(manager);
+  const session = new Session(manager, { firstTabAhead: true });
   const runner = new ScriptRunner(session, tools, options);
   // $SCRIPT_DIR: the script's folder as a file:// URL, so a script can open pages shipped next to it.
   runner.scriptDir = pathToFileURL(scriptPath === '-' ? process.cwd() : dirname(resolve(scriptPath))).href;

@@ -144,7 +144,7 @@ export async function runServe(options: ServerOptions): Promise<void> {
         return send(res, 503, `The server already has ${options.maxSessions} MCP sessions, its limit (--max-sessions). End one (DELETE /mcp) or try again later.`);
       }
       const own = options.sharedBrowserContext ? undefined : join(options.outputDir, 'sessions', randomUUID());
-      const session = new Session(manager, !options.sharedBrowserContext, own);
+      const session = new Session(manager, { ownStorage: !options.sharedBrowserContext, ...(own ? { downloadDir: own } : {}) });
       const sessionOptions = own ? privateOutput(options, own) : options;
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),

@@ -5,6 +5,15 @@ import type { Tab } from '../browser/tab.js';
 import { ToolError } from '../errors.js';
 import type { SessionRecorder } from './recorder.js';
 
+export interface SessionOptions {
+  /** The group's tabs get cookies, storage and cache of their own (a BiDi user context), as serve gives each session. */
+  ownStorage?: boolean;
+  /** With ownStorage: where the group's downloads go (its own folder of the output dir). */
+  downloadDir?: string;
+  /** Open the group's first tab as soon as the browser is up (mcp's and run's one session; see Browser.openFirstTabAhead). */
+  firstTabAhead?: boolean;
+}
+
 /**
  * One MCP session and its tab group: the tabs it opened and the ones those tabs opened. It can see and touch
  * nothing else in the shared browser.
@@ -30,13 +39,17 @@ export class Session {
   private detach: (() => void) | null = null;
   private closed = false;
 
-  /** `ownStorage`: the group's tabs get cookies, storage and cache of their own (a BiDi user context), as serve gives each session. */
+  readonly ownStorage: boolean;
+  readonly downloadDir: string | undefined;
+  private readonly firstTabAhead: boolean;
+
   constructor(
     readonly manager: BrowserManager,
-    readonly ownStorage = false,
-    /** With ownStorage: where the group's downloads go (its own folder of the output dir). */
-    readonly downloadDir?: string,
+    options: SessionOptions = {},
   ) {
+    this.ownStorage = options.ownStorage ?? false;
+    this.downloadDir = options.downloadDir;
+    this.firstTabAhead = options.firstTabAhead ?? false;
     this.unsubscribe = manager.onLaunch((browser) => this.attach(browser));
   }
 
@@ -44,6 +57,7 @@ export class Session {
     this.detach?.();
     if (this.closed) return;
     if (this.ownStorage) browser.isolateGroup(this.id, this.downloadDir);
+    if (this.firstTabAhead) browser.openFirstTabAhead(this.id);
     const onPopup = (tab: Tab) => {
       if (tab.groupId !== this.id) return;
       this.known.set(tab.id, tab);

@@ -67,7 +67,7 @@ function assertStatus(tab: Tab, expected: number[] | undefined): void {
  * session is closed and the error thrown.
  */
 export async function loadCapture(manager: BrowserManager, anchors: Session, lane: Lane, capture: Capture, tools: Tool[], options: ServerOptions, phases: Phases): Promise<Loaded> {
-  const session = new Session(manager, true);
+  const session = new Session(manager, { ownStorage: true });
   try {
     const browser = await session.browser();
     if (!lane.anchor || lane.anchor.isClosed) {
