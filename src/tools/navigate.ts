@@ -19,7 +19,8 @@ export const navigateTool = defineTool({
     'separate read_page is needed. A URL without a scheme gets https:// (http:// for localhost). A dialog raised while ' +
     'loading or leaving ends the call at once with dialog_open. When the page starts its own navigation before yours ' +
     'loads, yours is re-issued once; `outcome` and `note` then say what happened (reissued, superseded: the page won ' +
-    'twice, navigated_on: your page loaded and moved on by itself) and url/title are where the tab ended up.',
+    'twice, navigated_on: your page loaded and moved on by itself, which is waited for) and url/title are where the tab ' +
+    'ended up. A move of the page\'s own that the origin rules refuse leaves the tab on your page, and `note` says so.',
   scope: 'tab',
   errors: ['navigation_timeout', 'navigation_failed', 'origin_blocked'],
   input: z.strictObject({
