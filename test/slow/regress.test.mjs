@@ -110,12 +110,13 @@ describe('firefox-use regress', function () {
     expect(readFileSync(join(own, 'baselines', 'ticker@400x400.png')).equals(baseline)).to.equal(false);
   });
 
-  it('each capture starts with empty cookies and storage: a page that sets them, captured first, changes nothing', async () => {
+  it('each capture starts with empty cookies, storage and history: a page that sets them, captured first, changes nothing', async () => {
     const own = mkdtempSync(join(tmpdir(), 'fu-regress-fresh-'));
-    // show.html paints a red block if it finds anything an earlier page stored, a green one otherwise.
+    // show.html paints a red block if it finds anything an earlier page stored, a green one otherwise; below it, a link
+    // to set.html is green until visited, red once Firefox's history has it (no script can read :visited).
     const pages = {
       '/set.html': `<!doctype html><body><p>setting</p><script>localStorage.setItem('seen', '1'); sessionStorage.setItem('seen', '1'); document.cookie = 'seen=1; path=/';</script>`,
-      '/show.html': `<!doctype html><body style="margin:0"><div id="b" style="width:200px;height:200px"></div><script>const dirty = localStorage.getItem('seen') || sessionStorage.getItem('seen') || document.cookie.includes('seen'); document.getElementById('b').style.background = dirty ? '#f00' : '#0a0'; document.title = dirty ? 'dirty' : 'clean';</script>`,
+      '/show.html': `<!doctype html><body style="margin:0"><div id="b" style="width:200px;height:200px"></div><script>const dirty = localStorage.getItem('seen') || sessionStorage.getItem('seen') || document.cookie.includes('seen'); document.getElementById('b').style.background = dirty ? '#f00' : '#0a0'; document.title = dirty ? 'dirty' : 'clean';</script><style>a{display:block;width:200px;height:100px;background-color:#0a0}a:visited{background-color:#f00}</style><a href="/set.html"></a>`,
     };
     const server = createServer((req, res) => {
       const body = pages[req.url];
@@ -134,8 +135,10 @@ describe('firefox-use regress', function () {
       expect(both.code, both.stderr).to.equal(0);
       const results = JSON.parse(readFileSync(join(own, 'r2', 'report.json'), 'utf8')).results;
       expect(results.map((r) => [r.id, r.status])).to.deep.equal([['a-set@300x300', 'new'], ['a-set@320x320', 'new'], ['show@300x300', 'passed'], ['show@320x320', 'new']]);
-      const { data } = await (await import('sharp')).default(readFileSync(join(own, 'baselines', 'show@320x320.png'))).raw().toBuffer({ resolveWithObject: true });
+      const { data, info } = await (await import('sharp')).default(readFileSync(join(own, 'baselines', 'show@320x320.png'))).raw().toBuffer({ resolveWithObject: true });
       expect([data[0], data[1], data[2]], 'the block is green: no storage from set.html').to.deep.equal([0, 0xaa, 0]);
+      const link = 250 * info.width * info.channels;
+      expect([data[link], data[link + 1], data[link + 2]], 'the link is green: set.html is not in the history').to.deep.equal([0, 0xaa, 0]);
     } finally {
       server.close();
     }
