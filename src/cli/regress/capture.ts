@@ -10,6 +10,8 @@ import type { Phases } from './phases.js';
 import { makeStill, waitFor, type NetworkWatch } from './stillness.js';
 
 export const MAX_ATTEMPTS = 5;
+/** Animation frames between two screenshots compared for stillness. */
+const SHOT_GAP_FRAMES = 2;
 
 /** A window of a worker: a blank anchor tab keeps it open between captures (a new window costs ~300 ms). */
 export interface Lane {
@@ -113,8 +115,9 @@ export async function shootCapture(loaded: Loaded, network: NetworkWatch, captur
   let previous = await screenshot(tab, capture.page.fullPage);
   for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
     // Settle again before every capture: masks are measured anew (a masked clock may have just got its text, or
-    // a script may have started an animation), so two equal captures mean the masked page, not stale boxes.
-    missing = await makeStill(tab, network, capture.page.mask, timeout);
+    // a script may have started an animation), so two equal captures mean the masked page, not stale boxes. Two
+    // frames pass first: shots ~14 ms apart could both fall between two updates of a page that animates.
+    missing = await makeStill(tab, network, capture.page.mask, timeout, SHOT_GAP_FRAMES);
     const current = await screenshot(tab, capture.page.fullPage);
     if (current.equals(previous)) {
       phases.mark('shots', `x${attempt + 1}`);

@@ -43,9 +43,10 @@ export class NetworkWatch {
 
 /**
  * Runs in the page (sandbox realm): animations and transitions off, caret hidden, masks painted over their elements,
- * scroll at the top, fonts loaded. Returns the selectors that matched nothing.
+ * scroll at the top, fonts loaded; then, when `frames` is set, that many animation frames pass (at most 100 ms), so
+ * the page has drawn anew since the last screenshot. Returns the selectors that matched nothing.
  */
-const STILL = `async (maskJson) => {
+const STILL = `async (maskJson, frames) => {
   const masks = JSON.parse(maskJson);
   const doc = document;
   if (!doc.getElementById('__firefox_use_still')) {
@@ -90,6 +91,12 @@ const STILL = `async (maskJson) => {
   if (doc.activeElement && doc.activeElement !== doc.body) doc.activeElement.blur();
   await doc.fonts.ready;
   await new Promise((resolve) => setTimeout(resolve, 0));
+  if (frames > 0) {
+    await Promise.race([
+      new Promise((resolve) => { let left = frames; const tick = () => (--left > 0 ? requestAnimationFrame(tick) : resolve()); requestAnimationFrame(tick); }),
+      new Promise((resolve) => setTimeout(resolve, 100)),
+    ]);
+  }
   return JSON.stringify(missing);
 }`;
 
@@ -115,7 +122,7 @@ export async function waitFor(tab: Tab, target: { selector?: string; text?: stri
 }
 
 /** Makes the page still; returns mask selectors that matched nothing. */
-export async function makeStill(tab: Tab, network: NetworkWatch, mask: string[], timeout: number): Promise<string[]> {
-  const [missing] = await Promise.all([callSandbox(tab, STILL, [JSON.stringify(mask)], timeout), network.idle(tab.context)]);
+export async function makeStill(tab: Tab, network: NetworkWatch, mask: string[], timeout: number, framesSinceShot = 0): Promise<string[]> {
+  const [missing] = await Promise.all([callSandbox(tab, STILL, [JSON.stringify(mask), framesSinceShot], timeout), network.idle(tab.context)]);
   return JSON.parse(String(missing)) as string[];
 }
