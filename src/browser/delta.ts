@@ -66,6 +66,8 @@ const ANIMATION_MAX_MS = 2_000;
 const CUT_ROOM = 80;
 /** Longest wait for the requests an action started to answer before its delta is read again, ms. */
 const NETWORK_MAX_MS = 3_000;
+/** How long a second read waits for the page to show a request's answer once the network has it. */
+const ANSWER_LINGER_MS = 200;
 
 /**
  * One action's watch over the tab's top-level document and, when the action aims into a frame, that frame's.
@@ -182,8 +184,10 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
   const deadline = Date.now() + bound;
   while (tab.network.startedSince(watch.startedAt, askedAt).loading > 0 && Date.now() < deadline) await sleep(25);
   const loading = tab.network.startedSince(watch.startedAt, askedAt).loading;
+  // An answered request reaches the page's script a little after the network says so (more so under load): the
+  // second read lingers, bounded, for a change beyond the first read's.
   const again = await tab
-    .callPage('deltaFinish', { ...watch.finishArgs(tab.context, options)!, again: true, lingerMs: 0 }, { context: tab.context })
+    .callPage('deltaFinish', { ...watch.finishArgs(tab.context, options)!, again: true, lingerMs: loading > 0 ? 0 : ANSWER_LINGER_MS }, { context: tab.context })
     .catch((error: unknown) => {
       if (tab.isFatal(error)) throw error;
       return null;

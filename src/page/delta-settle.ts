@@ -75,11 +75,12 @@ const RERENDER_RECORDS = 10;
  * fading out, grid rows sliding into their sorted places) and what the page does once they end, within
  * animationMs. Returns what was still moving when that bound ran out.
  */
-export async function settleAll(current: Recording, args: SettleArgs): Promise<string | undefined> {
+export async function settleAll(current: Recording, args: SettleArgs, seen = 0): Promise<string | undefined> {
   const started = performance.now();
-  if (args.lingerMs && current.records.length === 0 && !document.hidden) {
+  // `seen`: records an earlier read of the same watch already had; the linger waits for one beyond them.
+  if (args.lingerMs && current.records.length === seen && !document.hidden) {
     const until = started + args.lingerMs;
-    while (current.records.length === 0 && performance.now() < until) await sleep(Math.min(25, until - performance.now()));
+    while (current.records.length === seen && performance.now() < until) await sleep(Math.min(25, until - performance.now()));
   }
   await settle(current, args.settleMs);
   const bound = args.animationMs ?? 0;

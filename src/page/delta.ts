@@ -20,6 +20,8 @@ interface Watch {
   focused: Element | null;
   /** Form fields' values when the action began: a script that sets one (a viewer's page number) is no mutation. */
   values: Map<Element, string>;
+  /** Records the first read rendered: a second read (`again`) lingers for a change beyond them. */
+  firstRead: number;
 }
 
 /** Fields whose value is watched across an action, at most this many. */
@@ -49,7 +51,7 @@ const RESTYLE_LINES_MAX = 400;
 /** Starts watching this document's DOM (and its open shadow trees) for one action. */
 export function deltaStart(args: { token: string }): { docId: string } {
   watch?.observer.disconnect();
-  const current: Watch = { token: args.token, observer: null as unknown as MutationObserver, records: [], lastRecordAt: 0, focused: document.activeElement, values: fieldValues() };
+  const current: Watch = { token: args.token, observer: null as unknown as MutationObserver, records: [], lastRecordAt: 0, focused: document.activeElement, values: fieldValues(), firstRead: 0 };
   current.observer = new MutationObserver((records) => {
     current.records.push(...records);
     current.lastRecordAt = performance.now();
@@ -92,8 +94,9 @@ const KEEP_RECORDS = 20_000;
 export async function deltaFinish(args: DeltaFinishArgs): Promise<PageDelta> {
   const current = watch;
   if (!current || current.token !== args.token) throw new PageError('delta_lost', 'The document changed during the action; no delta.');
-  const unsettled = await settleAll(current, args);
+  const unsettled = await settleAll(current, args, args.again ? current.firstRead : 0);
   current.records.push(...current.observer.takeRecords());
+  current.firstRead = current.records.length;
   if (args.again || current.records.length > KEEP_RECORDS) {
     current.observer.disconnect();
     watch = null;
