@@ -86,6 +86,13 @@ trackFromStart();
  * Resolves once the DOM has not changed for quietMs (parsedQuietMs if no script changed it after parsing), no
  * finite animation runs and no loading indicator is shown, or after maxMs.
  */
+/** When the load event's handlers ended (performance.now() clock); Infinity while they have not, 0 without timing. */
+function loadEnd(): number {
+  const entry = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+  if (!entry) return 0;
+  return entry.loadEventEnd > 0 ? entry.loadEventEnd : document.readyState === 'complete' ? Infinity : 0;
+}
+
 export async function waitQuiet(args: QuietArgs): Promise<QuietReport> {
   const started = performance.now();
   const seen = { ...sinceStart };
@@ -95,7 +102,9 @@ export async function waitQuiet(args: QuietArgs): Promise<QuietReport> {
       const now = performance.now();
       const animations = runningAnimations();
       const window_ = seen.scripted ? args.quietMs : Math.min(args.quietMs, args.parsedQuietMs);
-      const quiet = now - seen.last >= window_ && animations.length === 0;
+      // An unchanged document counts its quiet from the end of its load event too: a fetch started by a load
+      // handler must have the time to reach the network log before "no request in flight" is believed.
+      const quiet = now - (seen.scripted ? seen.last : Math.max(seen.last, loadEnd())) >= window_ && animations.length === 0;
       const indicator = quiet ? loadingIndicator() : null;
       if (quiet && !indicator) return { quiet: true, waitedMs: Math.round(now - started) };
       if (now - started >= args.maxMs) {
