@@ -78,6 +78,8 @@ export async function downloadsDuring<T>(
   const begun: Download[] = [];
   const loads = new Set<string>();
   let pageLoaded = false;
+  /** A document load ended with a file, not a page: its download event is still to come. */
+  let fileLoaded = false;
   let wake: (() => void) | null = null;
   const onBegin = (download: Download) => {
     begun.push(download);
@@ -91,6 +93,7 @@ export async function downloadsDuring<T>(
     const attachment = response?.headers.some((h) => h.name.toLowerCase() === 'content-disposition' && /attachment/i.test(h.value.type === 'string' ? h.value.value : ''));
     const page = response !== undefined && /^(text\/html|application\/xhtml)/.test(response.mimeType) && !attachment;
     if (page && response.status !== 204) pageLoaded = true;
+    if (response && !page) fileLoaded = true;
     setTimeout(() => wake?.(), response && !page ? 5_000 : 50);
   };
   const onStarted = (event: Network.BeforeRequestSentParameters) => {
@@ -109,6 +112,8 @@ export async function downloadsDuring<T>(
     // A click's navigation starts a moment after the click returns: listen a little longer for one (or a download).
     if (settleMs > 0 && loads.size === 0 && begun.length === 0) await pause(settleMs, (wakeUp) => (wake = wakeUp));
     if (loads.size > 0 && begun.length === 0) await pause(navigationWaitMs, (wakeUp) => (wake = () => loads.size === 0 || begun.length > 0 ? wakeUp() : undefined));
+    // The file's load ended while the action ran (its reply can take a while): its download event may still come.
+    if (fileLoaded && begun.length === 0) await pause(5_000, (wakeUp) => (wake = () => (begun.length > 0 ? wakeUp() : undefined)));
     wake = null;
   } finally {
     state.off('begin', onBegin);
