@@ -24,6 +24,8 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
         res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' });
         res.end('a,b\n1,2\n');
       },
+      '/files/notes.txt': (req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('Shipping notes: all boxes sent.'),
+      '/files/data.json': (req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"rows":[1,2]}'),
     } });
   beforeEach(function () {
     ({ fixtures, server, tabId } = browser);
@@ -329,6 +331,20 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
       expect(readFileSync(download.path, 'utf8')).to.equal('a,b\n1,2\n');
       expect(server.text(result)).to.include(download.path);
     });
+
+    for (const [name, path] of [['Read the notes', '/files/notes.txt'], ['See the data', '/files/data.json']]) {
+      it(`answers at once when a click opens a file the tab shows (${path})`, async function () {
+        await server.ok('navigate', { tabId, url: fixtures.url('/toolbox/download.html') });
+        const ref = (await server.ok('find', { tabId, query: name })).structuredContent.matches[0].ref;
+        const startedAt = Date.now();
+        const result = await server.ok('computer', { tabId, action: 'left_click', ref });
+        const took = Date.now() - startedAt;
+        expect(result.structuredContent.downloads, 'no download is reported').to.equal(undefined);
+        expect(server.text(result)).to.include(fixtures.url(path));
+        // A file shown inline is not a download: the click does not wait the 5 s a download is given to begin.
+        expect(took, 'ms to answer').to.be.below(4_000);
+      });
+    }
   });
 });
 

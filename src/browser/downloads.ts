@@ -3,7 +3,7 @@ import type { BrowsingContext, Network } from 'webdriver-bidi-protocol';
 import type { BidiConnection } from '../bidi/connection.js';
 import type { RequestEnd } from './network-log.js';
 import { makeOutputDir } from './output.js';
-import type { Tab } from './tab.js';
+import type { NavigationEvent, Tab } from './tab.js';
 
 export interface Download {
   /** BiDi download id. */
@@ -72,38 +72,49 @@ export async function downloadsDuring<T>(
   tab: Tab,
   work: () => Promise<T>,
   options: DownloadWatchOptions = {},
-): Promise<{ result: T; downloads: Download[]; /** A document load in the tab ended with a page (with navigationWaitMs). */ pageLoaded: boolean }> {
+): Promise<{ result: T; downloads: Download[]; /** A document load in the tab ended with a page or a file it shows (with navigationWaitMs). */ pageLoaded: boolean }> {
   const { settleMs = 0, finishMs = 10_000, navigationWaitMs = 0 } = options;
   const state = tab.downloads;
   const begun: Download[] = [];
   const loads = new Set<string>();
   let pageLoaded = false;
-  /** A document load ended with a file, not a page: its download event is still to come. */
-  let fileLoaded = false;
+  /** A document load ended with a response that is not a page: an attachment, or a type Firefox may show or save. */
+  let fileResponse: 'attachment' | 'other' | null = null;
+  /** The tab committed a new document: a file it shows inline (a PDF, an image, JSON) is not a download. */
+  let committed = false;
   let wake: (() => void) | null = null;
   const onBegin = (download: Download) => {
     begun.push(download);
     wake?.();
   };
+  const onNavigation = (kind: NavigationEvent[0]) => {
+    if (kind !== 'committed') return;
+    committed = true;
+    wake?.();
+  };
+  // The download event follows the file's response by a moment (longer on a busy machine).
+  const awaitsDownload = () => begun.length === 0 && (fileResponse === 'attachment' || (fileResponse === 'other' && !committed));
   const loadEnded = (event: RequestEnd) => {
     if (event.context !== tab.context || !loads.delete(event.request.request) || loads.size > 0) return;
-    // The download event follows the response by a moment (longer on a busy machine). A response that looks
-    // like a file (attachment, or not an HTML page) gets up to 5 s for it (it wakes at once when the download begins); a page gets a short grace.
     const response = 'response' in event ? event.response : undefined;
     const attachment = response?.headers.some((h) => h.name.toLowerCase() === 'content-disposition' && /attachment/i.test(h.value.type === 'string' ? h.value.value : ''));
     const page = response !== undefined && /^(text\/html|application\/xhtml)/.test(response.mimeType) && !attachment;
     if (page && response.status !== 204) pageLoaded = true;
-    if (response && !page) fileLoaded = true;
-    setTimeout(() => wake?.(), response && !page ? 5_000 : 50);
+    if (response && !page) fileResponse = attachment ? 'attachment' : 'other';
+    // A page gets a short grace for a download it starts at once; a file is waited for below.
+    if (page) setTimeout(() => wake?.(), 50);
+    else wake?.();
   };
   const onStarted = (event: Network.BeforeRequestSentParameters) => {
     if (event.context !== tab.context || event.request.destination !== 'document') return;
     loads.add(event.request.request);
+    committed = false;
     wake?.();
   };
   if (navigationWaitMs) {
     tab.network.on('started', onStarted);
     tab.network.on('ended', loadEnded);
+    tab.on('navigation', onNavigation);
   }
   state.on('begin', onBegin);
   let result: T;
@@ -112,16 +123,19 @@ export async function downloadsDuring<T>(
     // A click's navigation starts a moment after the click returns: listen a little longer for one (or a download).
     if (settleMs > 0 && loads.size === 0 && begun.length === 0) await pause(settleMs, (wakeUp) => (wake = wakeUp));
     if (loads.size > 0 && begun.length === 0) await pause(navigationWaitMs, (wakeUp) => (wake = () => loads.size === 0 || begun.length > 0 ? wakeUp() : undefined));
-    // The file's load ended while the action ran (its reply can take a while): its download event may still come.
-    if (fileLoaded && begun.length === 0) await pause(5_000, (wakeUp) => (wake = () => (begun.length > 0 ? wakeUp() : undefined)));
+    // The file's load ended (maybe while the action ran): wait for its download to begin, unless the tab showed it.
+    if (awaitsDownload()) await pause(5_000, (wakeUp) => (wake = () => (awaitsDownload() ? undefined : wakeUp())));
     wake = null;
   } finally {
     state.off('begin', onBegin);
     tab.network.off('started', onStarted);
     tab.network.off('ended', loadEnded);
+    tab.off('navigation', onNavigation);
   }
   if (begun.length > 0) await finished(state, begun, finishMs);
-  return { result, downloads: begun.map((download) => ({ ...download })), pageLoaded: pageLoaded && begun.length === 0 };
+  // A file the tab shows (an image, JSON, text) is a page too.
+  const shown = fileResponse === 'other' && committed;
+  return { result, downloads: begun.map((download) => ({ ...download })), pageLoaded: (pageLoaded || shown) && begun.length === 0 };
 }
 
 function pause(ms: number, setWake: (wakeUp: () => void) => void): Promise<void> {
