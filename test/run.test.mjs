@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { startFixtureServer } from './helpers/fixtures.mjs';
 import { CLI } from './helpers/mcp-client.mjs';
 
-function runCli(args, input) {
+function runCli(args, input, env = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'run', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'run', ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -40,7 +40,12 @@ describe('firefox-use run', function () {
   before(async () => {
     // The sign-in page the demo ships is the one these tests drive: one copy of it, not two.
     const demoPage = readFileSync(new URL('../examples/demo.html', import.meta.url));
-    fixtures = await startFixtureServer({ '/run/login.html': (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(demoPage) });
+    const html = (body, headers = {}) => (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
+    fixtures = await startFixtureServer({
+      '/run/login.html': html(demoPage),
+      '/run/remember.html': html('<title>Remember</title><script>localStorage.setItem("k", "kept")</script><p>Remembered', { 'set-cookie': 'who=ann; Max-Age=3600' }),
+      '/run/recall.html': html('<title>Recall</title><p id="p"></p><script>p.textContent = `cookie=[${document.cookie}] storage=[${localStorage.getItem("k") ?? ""}]`</script>'),
+    });
     dir = mkdtempSync(join(tmpdir(), 'fu-run-'));
   });
   after(() => fixtures.close());
@@ -90,5 +95,19 @@ describe('firefox-use run', function () {
     expect(code).to.equal(0);
     expect(lines[0]).to.include({ tool: 'navigate', ok: true, line: 1 });
     expect(lines[0].result.title).to.equal('firefox-use demo: sign in');
+  });
+
+  it('starts a throwaway profile from the first one\'s saved first run, with none of its cookies or storage', async () => {
+    const env = { XDG_CACHE_HOME: join(dir, 'cache') };
+    const first = join(dir, 'remember.yaml');
+    writeFileSync(first, `- navigate: {url: "${fixtures.url('/run/remember.html')}"}\n  expect: Remembered\n`);
+    const one = await runCli([first, ...flags(), '--verbose'], '', env);
+    expect(one.code, one.stderr).to.equal(0);
+    expect(one.stderr).to.include('throwaway profile on its first run');
+    const second = join(dir, 'recall.yaml');
+    writeFileSync(second, `- navigate: {url: "${fixtures.url('/run/recall.html')}"}\n  expect: "cookie=[] storage=[]"\n`);
+    const two = await runCli([second, ...flags(), '--verbose'], '', env);
+    expect(two.code, `${two.stderr}\n${JSON.stringify(two.lines)}`).to.equal(0);
+    expect(two.stderr).to.include('throwaway profile from a saved first run');
   });
 });

@@ -311,6 +311,9 @@ export class Browser extends EventEmitter<{
     this.crashed = this.closing ? new ToolError('browser_crashed', 'Firefox was shut down.') : new ToolError('browser_crashed', `Firefox stopped unexpectedly: ${error.message}`);
     for (const tab of this.tabsById.values()) tab.markClosed('browser_crashed');
     this.bidi.close();
+    // Asked to quit, Firefox drops the connection and then writes its profile out: when that is wanted, the close's
+    // grace ends a linger instead.
+    if (this.closing && this.host.quitsInOrder) return;
     this.host.killNow();
     if (!this.closing) this.emit('crashed', this.crashed);
   }

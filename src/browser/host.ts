@@ -12,6 +12,8 @@ export interface BrowserHost {
   onExit(listener: () => void): void;
   /** Ends the browser at once, without waiting (after a crash or a lost connection). */
   killNow(): void;
+  /** Once asked to quit, the browser is left to write its profile out rather than killed when its connection drops. */
+  readonly quitsInOrder?: boolean;
   /** Ends the browser in order; `alive` is false when the connection is already gone. */
   shutdown(bidi: BidiConnection, graceMs: number, alive: boolean): Promise<void>;
   /** Waits for a shutdown already started elsewhere. */
@@ -38,6 +40,10 @@ export class LocalHost implements BrowserHost {
     this.firefox.killNow();
   }
 
+  get quitsInOrder(): boolean {
+    return this.firefox.keepsFirstRunState;
+  }
+
   async shutdown(bidi: BidiConnection, graceMs: number, alive: boolean): Promise<void> {
     if (alive && !bidi.closed) {
       // browser.close quits at once, dropping storage writes Firefox still batches (a cookie set in the last
@@ -47,6 +53,7 @@ export class LocalHost implements BrowserHost {
     }
     await this.firefox.waitForExit(graceMs);
     bidi.close();
+    this.firefox.keepFirstRunState();
     this.firefox.profile.release();
   }
 

@@ -7,6 +7,7 @@ import { findFirefox } from './firefox-binary.js';
 import type { LaunchTuning } from './launch-prefs.js';
 import { OwnedProfile } from './profile.js';
 import { guardProcessGroup, killGroup } from './reaper.js';
+import { hasFirstRunState, keepFirstRunState, seedProfile } from './warm-profile.js';
 
 const ENDPOINT_LINE = /WebDriver BiDi listening on (ws:\/\/[^\s]+)/;
 const START_TIMEOUT_MS = 30_000;
@@ -30,6 +31,8 @@ export interface StartupPhases {
   ready?: number;
   /** performance.now() when the launch began, so later steps (a first page) can be put on the same clock. */
   startedAt: number;
+  /** A throwaway profile started from a saved first run (warm-profile.ts). */
+  seeded?: boolean;
 }
 
 /** Execa hands Firefox's stderr to this generator a line at a time; it yields nothing, so nothing piles up. */
@@ -87,6 +90,24 @@ export class LaunchedFirefox {
     return this.exited;
   }
 
+  /** Firefox quit by itself with status 0: it wrote its profile out in order. */
+  get exitedCleanly(): boolean {
+    return this.process.exitCode === 0 && this.process.signalCode === null;
+  }
+
+  /**
+   * A throwaway profile whose Firefox build has no saved first run yet: it is left to quit in order (~0.35 s) so that
+   * its first-run state can be kept. Any other one is killed as soon as it drops the connection on quitting.
+   */
+  get keepsFirstRunState(): boolean {
+    return this.profile.isolated && !hasFirstRunState(this.binary);
+  }
+
+  /** Before a throwaway profile is deleted: keep Firefox's first-run state for the next one (see warm-profile.ts). */
+  keepFirstRunState(): void {
+    if (this.keepsFirstRunState && this.exitedCleanly) keepFirstRunState(this.profile.dir, this.binary);
+  }
+
   recentStderr(): string {
     return this.stderrTail.join('\n');
   }
@@ -113,6 +134,7 @@ export async function launchFirefox(options: LaunchOptions): Promise<LaunchedFir
   const startedAt = performance.now();
   const found = findFirefox(options.firefox);
   const profile = OwnedProfile.acquire(options.profile, options.isolated, options.tuning?.prefs);
+  const seeded = profile.isolated && seedProfile(profile.dir, found.path);
   // A file left by an earlier run would name a dead port.
   rmSync(join(profile.dir, 'WebDriverBiDiServer.json'), { force: true });
   const args = ['--no-remote', '--profile', profile.dir, '--remote-debugging-port=0', '--remote-allow-hosts', 'localhost,127.0.0.1'];
@@ -147,7 +169,7 @@ export async function launchFirefox(options: LaunchOptions): Promise<LaunchedFir
   child.on('exit', unguard);
   try {
     const endpoint = await readEndpoint(child, profile.dir, stderr);
-    return new LaunchedFirefox(child, profile, found.path, endpoint, stderr.tail, { startedAt, spawn, endpoint: performance.now() - startedAt });
+    return new LaunchedFirefox(child, profile, found.path, endpoint, stderr.tail, { startedAt, spawn, endpoint: performance.now() - startedAt, ...(profile.isolated ? { seeded } : {}) });
   } catch (error) {
     if (child.pid) killGroup(child.pid);
     await child.catch(() => undefined);
