@@ -103,11 +103,11 @@ describe('firefox-use run', function () {
     writeFileSync(first, `- navigate: {url: "${fixtures.url('/run/remember.html')}"}\n  expect: Remembered\n`);
     const one = await runCli([first, ...flags(), '--verbose'], '', env);
     expect(one.code, one.stderr).to.equal(0);
-    expect(one.stderr).to.include('throwaway profile on its first run');
+    expect(one.stderr).to.include('a new profile on its first run');
     const second = join(dir, 'recall.yaml');
     writeFileSync(second, `- navigate: {url: "${fixtures.url('/run/recall.html')}"}\n  expect: "cookie=[] storage=[]"\n`);
     const two = await runCli([second, ...flags(), '--verbose'], '', env);
     expect(two.code, `${two.stderr}\n${JSON.stringify(two.lines)}`).to.equal(0);
-    expect(two.stderr).to.include('throwaway profile from a saved first run');
+    expect(two.stderr).to.include('a new profile, started from a saved first run');
   });
 });

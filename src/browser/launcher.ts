@@ -31,7 +31,7 @@ export interface StartupPhases {
   ready?: number;
   /** performance.now() when the launch began, so later steps (a first page) can be put on the same clock. */
   startedAt: number;
-  /** A throwaway profile started from a saved first run (warm-profile.ts). */
+  /** A new profile (any throwaway one) started from a saved first run (warm-profile.ts). */
   seeded?: boolean;
 }
 
@@ -134,7 +134,7 @@ export async function launchFirefox(options: LaunchOptions): Promise<LaunchedFir
   const startedAt = performance.now();
   const found = findFirefox(options.firefox);
   const profile = OwnedProfile.acquire(options.profile, options.isolated, options.tuning?.prefs);
-  const seeded = profile.isolated && seedProfile(profile.dir, found.path);
+  const seeded = profile.firstRun && seedProfile(profile.dir, found.path);
   // A file left by an earlier run would name a dead port.
   rmSync(join(profile.dir, 'WebDriverBiDiServer.json'), { force: true });
   const args = ['--no-remote', '--profile', profile.dir, '--remote-debugging-port=0', '--remote-allow-hosts', 'localhost,127.0.0.1'];
@@ -169,7 +169,7 @@ export async function launchFirefox(options: LaunchOptions): Promise<LaunchedFir
   child.on('exit', unguard);
   try {
     const endpoint = await readEndpoint(child, profile.dir, stderr);
-    return new LaunchedFirefox(child, profile, found.path, endpoint, stderr.tail, { startedAt, spawn, endpoint: performance.now() - startedAt, ...(profile.isolated ? { seeded } : {}) });
+    return new LaunchedFirefox(child, profile, found.path, endpoint, stderr.tail, { startedAt, spawn, endpoint: performance.now() - startedAt, ...(profile.firstRun ? { seeded } : {}) });
   } catch (error) {
     if (child.pid) killGroup(child.pid);
     await child.catch(() => undefined);

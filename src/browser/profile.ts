@@ -1,4 +1,4 @@
-import { chmodSync, appendFileSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, appendFileSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -149,6 +149,8 @@ export class OwnedProfile {
   private constructor(
     readonly dir: string,
     readonly isolated: boolean,
+    /** Firefox has never run on it: it may start from a saved first run (warm-profile.ts). */
+    readonly firstRun: boolean,
   ) {}
 
   /** Creates (or reuses) the profile, takes its lock and refreshes the prefs from the template. */
@@ -163,8 +165,8 @@ export class OwnedProfile {
     // A directory the user named by path is theirs to set; ours are tightened.
     if (named) chmodSync(dir, 0o700);
     OwnedProfile.takeLock(dir);
-    const owned = new OwnedProfile(dir, isolated);
     const theirs = isolated ? null : foreignUserJs(dir);
+    const owned = new OwnedProfile(dir, isolated, theirs === null && !existsSync(join(dir, 'prefs.js')));
     if (theirs !== null) {
       // The user's own user.js is never written over, appended to or moved (a crash could not put it back, and prefs
       // Firefox read from a file of ours would stay in prefs.js anyway): the profile runs as the user set it up.
