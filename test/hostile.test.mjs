@@ -92,6 +92,19 @@ describe('hostile pages', function () {
     await server.call('tabs_close_mcp', { tabId: hung });
   });
 
+  it('says where a click went when the new page hangs in its own script, instead of failing the click', async function () {
+    const hung = (await server.ok('tabs_create_mcp', { url: fixtures.url('/hostile/spin.html') })).structuredContent.tabId;
+    const link = await refOf(server, hung, 'Open the page that hangs once loaded');
+    const result = await server.call('computer', { tabId: hung, action: 'left_click', ref: link });
+    const text = server.text(result);
+    expect(result.isError ?? false, text).to.equal(false);
+    expect(text).not.to.include('this is what it showed then');
+    expect(text).to.include(`New page: (untitled) — ${fixtures.url('/hostile/spin.html?now')}`);
+    expect(text).to.match(/the new page did not answer for \d+\.\d s: its own script kept it busy/);
+    expect(result.structuredContent.unknown_effects).to.equal(undefined);
+    await server.call('tabs_close_mcp', { tabId: hung });
+  });
+
   it('answers every call on a page that navigates itself every 100 ms', async function () {
     await server.call('navigate', { tabId, url: fixtures.url('/hostile/flood.html#renav') });
     for (let i = 0; i < 5; i++) {

@@ -255,7 +255,8 @@ async function fullSnapshot(tab: Tab, maxChars: number, oldDocId?: string): Prom
   const deadline = Date.now() + SETTLE_MAX_MS;
   let loaded = false;
   while (Date.now() < deadline) {
-    const info = await tab.callPage('pageInfo').catch((error: unknown) => {
+    // A page busy in its own script answers no call: the wait for it to load stays within its bound.
+    const info = await tab.callPage('pageInfo', {}, { timeout: Math.max(250, deadline - Date.now()) }).catch((error: unknown) => {
       if (tab.isFatal(error)) throw error;
       return null;
     });
@@ -267,6 +268,21 @@ async function fullSnapshot(tab: Tab, maxChars: number, oldDocId?: string): Prom
   }
   const settle = loaded ? await settleTab(tab, Math.min(SETTLE_MAX_MS, tab.timeouts.navigation)) : { settled: false, waitedMs: SETTLE_MAX_MS, busy: 'the page was still loading' };
   const unsettled = settle.settled ? undefined : `${settle.busy} after ${(settle.waitedMs / 1000).toFixed(1)} s`;
-  const snap = await snapshotTab(tab, { maxChars });
-  return { delta: snap.snapshot, navigated: true, truncated: snap.truncated, url: snap.url, title: snap.title, ...(unsettled ? { unsettled } : {}) };
+  const askedAt = Date.now();
+  try {
+    const snap = await snapshotTab(tab, { maxChars });
+    return { delta: snap.snapshot, navigated: true, truncated: snap.truncated, url: snap.url, title: snap.title, ...(unsettled ? { unsettled } : {}) };
+  } catch (error) {
+    if (!isToolError(error, 'timeout')) throw error;
+    // The action is done and a new page is there, but its own script holds it (a search over a large index, under
+    // load): say so and where the tab is, rather than fail an action whose effect is known.
+    const url = await tab.currentUrl(1_000).catch(() => undefined);
+    const waited = ((Date.now() - askedAt) / 1000).toFixed(1);
+    return {
+      delta: `- (the new page did not answer for ${waited} s: its own script kept it busy. Take a screenshot, or read_page once it is done.)`,
+      navigated: true,
+      truncated: false,
+      ...(url !== undefined ? { url, title: '' } : {}),
+    };
+  }
 }
