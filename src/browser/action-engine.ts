@@ -7,7 +7,7 @@ import type { ActionConclusion, ActionPreparation, ConcludeArgs, PageDelta, Prep
 import type { Browser } from './browser.js';
 import type { InputSource, Point } from './input/pointer.js';
 import { ToolError, isToolError } from '../errors.js';
-import type { Tab } from './tab.js';
+import type { NavigationEvent, Tab } from './tab.js';
 import { DeltaWatch, type DeltaOutcome } from './delta.js';
 import { downloadsDuring, type Download } from './downloads.js';
 import { walkDown, walkUp } from './frames.js';
@@ -333,6 +333,12 @@ export async function dispatch(
   const { tab } = context;
   let sent = 0;
   let started = false;
+  // A new document committed meanwhile: if reading back then times out, the action's effect is known all the same.
+  let committed = false;
+  const onNavigation = (kind: NavigationEvent[0]) => {
+    if (kind === 'committed') committed = true;
+  };
+  tab.on('navigation', onNavigation);
   try {
     // A click on a download link is a navigation whose response is a file: the action then says where it went.
     const { result, downloads, pageLoaded } = await downloadsDuring(
@@ -381,9 +387,16 @@ export async function dispatch(
     }
     // Whatever was left pressed by a failed sequence must not stick to the next action.
     if (!isToolError(error, 'timeout')) await tab.releaseActions(target.inputContext);
-    // Once input went out, any later silence (the page hung in its handler) leaves the action's effects unknown.
-    if (started && isToolError(error, 'timeout')) throw inputSentTimeout(error);
+    if (started && isToolError(error, 'timeout')) {
+      // The action loaded a new page that holds its own main thread: the read-back landed on it and got no answer,
+      // but the action is done and where the tab went is known (the reply says the page did not answer).
+      if (committed && !tab.isClosed) return { conclusion: null, delta: await target.delta.afterNavigation(), sent };
+      // Otherwise any silence once input went out (the page hung in its handler) leaves the action's effects unknown.
+      throw inputSentTimeout(error);
+    }
     throw error;
+  } finally {
+    tab.off('navigation', onNavigation);
   }
 }
 
