@@ -80,7 +80,7 @@ export async function downloadsDuring<T>(
   let pageLoaded = false;
   /** A document load ended with a response that is not a page: an attachment, or a type Firefox may show or save. */
   let fileResponse: 'attachment' | 'other' | null = null;
-  /** The tab committed a new document: a file it shows inline (a PDF, an image, JSON) is not a download. */
+  /** The tab committed a new document: a file it shows inline (text, an image, JSON) is not a download. */
   let committed = false;
   let wake: (() => void) | null = null;
   const onBegin = (download: Download) => {

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 /**
  * A throwaway profile starts where a profile's first run left off. Firefox spends ~0.45 s of a new profile's start
@@ -67,7 +67,7 @@ export function keepFirstRunState(profileDir: string, firefoxPath: string, root 
     rmSync(partial, { recursive: true, force: true });
     mkdirSync(partial, { mode: 0o700 });
     for (const name of KEPT) {
-      cpSync(join(profileDir, name), join(partial, name), { recursive: true, filter: (source) => !SKIPPED_IN_CACHE.test(source.slice(source.lastIndexOf('/') + 1)) });
+      cpSync(join(profileDir, name), join(partial, name), { recursive: true, filter: (source) => !SKIPPED_IN_CACHE.test(basename(source)) });
     }
     const markers = readFileSync(join(profileDir, 'prefs.js'), 'utf8').split('\n').filter((line) => MARKER_PREF.test(line));
     writeFileSync(join(partial, 'prefs.js'), `${markers.join('\n')}\n`);
