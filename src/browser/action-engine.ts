@@ -375,7 +375,7 @@ export async function dispatch(
         if (conclusion && startConclusion?.startDelivery) conclusion.startDelivery = startConclusion.startDelivery;
         return [conclusion, delta] as const;
       },
-      { navigationWaitMs: 2_000 },
+      { navigationWaitMs: 2_000, expectsLoad: ([conclusion]) => conclusion?.leaving !== undefined },
     );
     const [conclusion, finished] = result;
     // A navigation that began after the delta had read the old page (a form submission): show the new page.
@@ -415,9 +415,11 @@ function finishArgsFor(target: Pick<Aim, 'ref' | 'delta'>, context: string): Pic
 
 function readBack(context: ActionScope, frame: string, args: ConcludeArgs): Promise<ActionConclusion | null> {
   const { tab } = context;
-  return tab.callPage('concludeAction', args, { context: frame }).catch((error: unknown) => {
+  const call = tab.callPage('concludeAction', args, { context: frame }).catch((error: unknown) => {
     // The frame went away with a navigation the action caused: nothing left to read.
     if (isToolError(error, 'tab_closed') && !tab.isClosed) return null;
     throw error;
   });
+  // The action's new page replaced the document mid-read: nothing left to read there either.
+  return frame === tab.context ? tab.orWhenReplaced(call, null) : call;
 }

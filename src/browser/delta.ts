@@ -186,12 +186,13 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
   const loading = tab.network.startedSince(watch.startedAt, askedAt).loading;
   // An answered request reaches the page's script a little after the network says so (more so under load): the
   // second read lingers, bounded, for a change beyond the first read's.
-  const again = await tab
+  const againCall = tab
     .callPage('deltaFinish', { ...watch.finishArgs(tab.context, options)!, again: true, lingerMs: loading > 0 ? 0 : ANSWER_LINGER_MS }, { context: tab.context })
     .catch((error: unknown) => {
       if (tab.isFatal(error)) throw error;
       return null;
     });
+  const again = await tab.orWhenReplaced(againCall, null);
   // The document went away meanwhile (a navigation the answer caused), or the watch ended: keep the first read.
   if (!again) return outcome;
   pages[0] = { context: tab.context, page: again };

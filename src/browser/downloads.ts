@@ -71,12 +71,16 @@ export interface DownloadWatchOptions {
 export async function downloadsDuring<T>(
   tab: Tab,
   work: () => Promise<T>,
-  options: DownloadWatchOptions = {},
+  options: DownloadWatchOptions & {
+    /** The work's result says it started a document load that may not have reached the network yet: wait for it. */
+    expectsLoad?: (result: T) => boolean;
+  } = {},
 ): Promise<{ result: T; downloads: Download[]; /** A document load in the tab ended with a page or a file it shows (with navigationWaitMs). */ pageLoaded: boolean }> {
   const { settleMs = 0, finishMs = 10_000, navigationWaitMs = 0 } = options;
   const state = tab.downloads;
   const begun: Download[] = [];
   const loads = new Set<string>();
+  let loadsSeen = 0;
   let pageLoaded = false;
   /** A document load ended with a response that is not a page: an attachment, or a type Firefox may show or save. */
   let fileResponse: 'attachment' | 'other' | null = null;
@@ -108,6 +112,7 @@ export async function downloadsDuring<T>(
   const onStarted = (event: Network.BeforeRequestSentParameters) => {
     if (event.context !== tab.context || event.request.destination !== 'document') return;
     loads.add(event.request.request);
+    loadsSeen++;
     committed = false;
     wake?.();
   };
@@ -122,6 +127,11 @@ export async function downloadsDuring<T>(
     result = await work();
     // A click's navigation starts a moment after the click returns: listen a little longer for one (or a download).
     if (settleMs > 0 && loads.size === 0 && begun.length === 0) await pause(settleMs, (wakeUp) => (wake = wakeUp));
+    // The page saw the navigation start, but on a busy machine its request can reach the network after the work
+    // returned: wait for it (or its download) so the answer is the new page, not "no change".
+    if (loadsSeen === 0 && begun.length === 0 && navigationWaitMs && options.expectsLoad?.(result)) {
+      await pause(navigationWaitMs, (wakeUp) => (wake = () => (loadsSeen > 0 || begun.length > 0 ? wakeUp() : undefined)));
+    }
     if (loads.size > 0 && begun.length === 0) await pause(navigationWaitMs, (wakeUp) => (wake = () => loads.size === 0 || begun.length > 0 ? wakeUp() : undefined));
     // The file's load ended (maybe while the action ran): wait for its download to begin, unless the tab showed it.
     if (awaitsDownload()) await pause(5_000, (wakeUp) => (wake = () => (awaitsDownload() ? undefined : wakeUp())));

@@ -252,6 +252,27 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   }
 
   /**
+   * Resolves with `work`, or with `replaced` once a new top-level document commits: Firefox never answers a call
+   * whose document is unloaded while the call awaits (an action's read-back when the click loads a new page).
+   */
+  orWhenReplaced<T>(work: Promise<T>, replaced: T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const settle = (done: () => void) => {
+        this.off('navigation', onNavigation);
+        done();
+      };
+      const onNavigation = (kind: NavigationEvent[0]) => {
+        if (kind === 'committed') settle(() => resolve(replaced));
+      };
+      this.on('navigation', onNavigation);
+      work.then(
+        (value) => settle(() => resolve(value)),
+        (error: unknown) => settle(() => reject(error)),
+      );
+    });
+  }
+
+  /**
    * Makes the tab the active one. Tabs open in the background, and Firefox runs a hidden document's timers at
    * one per second, does not scroll it on wheel input and runs no animation frames; input itself arrives either
    * way. Firefox answers only once the tab it hides has said so: a hung tab in front would hold this call (and so

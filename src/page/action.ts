@@ -9,6 +9,7 @@ import { PageError } from './errors.js';
 import { aimAtPoint, aimAtRef, deepElementFromPoint, gateFrame, isFrame, typingTarget } from './guard.js';
 import { documentId, localIdOf } from './registry.js';
 import { armScrollProbe, readScrollProbe } from './scroll-probe.js';
+import { armLeaving, readLeaving } from './leaving.js';
 
 export function prepareAction(args: PrepareArgs): ActionPreparation {
   const aim = args.ref ? aimAtRef(args.ref) : args.point ? aimAtPoint(args.point) : undefined;
@@ -32,6 +33,7 @@ export function prepareAction(args: PrepareArgs): ActionPreparation {
     if (!startOnFrame) armDelivery({ token: `${args.token}:start`, types: args.startWatch.types, point: args.startWatch.point });
   }
   if (args.dragWatch) armDragWatch({ token: args.token });
+  if (args.watch || args.focusWatch) armLeaving(args.token);
   const delta = args.delta ? deltaStart(args.delta) : undefined;
   const typing = args.ref && args.focusWatch ? typingTarget(args.ref) : undefined;
   return {
@@ -75,6 +77,7 @@ export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusi
   const delivery = readDelivery({ token: args.token, need: args.need });
   const focusDelivery = args.focusNeed ? readDelivery({ token: `${args.token}:focus`, need: args.focusNeed }) : undefined;
   const startDelivery = args.startNeed ? readDelivery({ token: `${args.token}:start`, need: args.startNeed }) : undefined;
+  const leaving = readLeaving(args.token);
   return {
     delivery,
     ...(focusDelivery ? { focusDelivery } : {}),
@@ -82,5 +85,6 @@ export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusi
     ...(scroll ? { scroll } : {}),
     ...(drag ? { drag } : {}),
     ...(delta !== undefined ? { delta } : {}),
+    ...(leaving ? { leaving } : {}),
   };
 }

@@ -1,0 +1,68 @@
+// Whether an action set the document on its way to another one (a link, a form, a script assigning location):
+// the Navigation API's `navigate` event fires in the document when the navigation starts, before its request
+// reaches the network. The server can then wait for the new page instead of answering "no change" under load.
+import type { LeavingReport } from '../browser/page-types.js';
+
+/** The parts of the Navigation API used here (TypeScript's DOM library does not declare it yet). */
+interface NavigateEventLike extends Event {
+  readonly destination: { readonly url: string };
+  readonly hashChange: boolean;
+  readonly downloadRequest: string | null;
+}
+type NavigationLike = EventTarget;
+
+interface LeaveWatch {
+  /** The last cross-document navigation the document started, until a same-document one replaces it. */
+  event: NavigateEventLike | null;
+  remove: () => void;
+  timer: number;
+}
+
+const watches = new Map<string, LeaveWatch>();
+
+function navigationApi(): NavigationLike | undefined {
+  return (window as unknown as { navigation?: NavigationLike }).navigation;
+}
+
+/** Watches the top-level document for a navigation the action starts; frames' loads are not the tab's. */
+export function armLeaving(token: string): void {
+  disarmLeaving(token);
+  const navigation = navigationApi();
+  if (!navigation || window.parent !== window) return;
+  const watch: LeaveWatch = { event: null, remove: () => undefined, timer: 0 };
+  const onNavigate = (event: Event) => {
+    watch.event = event as NavigateEventLike;
+  };
+  // An intercepted navigation (a single-page app's router) or a fragment change stays in this document.
+  const onSameDocument = () => {
+    watch.event = null;
+  };
+  navigation.addEventListener('navigate', onNavigate);
+  navigation.addEventListener('currententrychange', onSameDocument);
+  watch.remove = () => {
+    navigation.removeEventListener('navigate', onNavigate);
+    navigation.removeEventListener('currententrychange', onSameDocument);
+  };
+  // A call that never reads its report (the server died, the page navigated) must not leak listeners.
+  watch.timer = window.setTimeout(() => disarmLeaving(token), 60_000);
+  watches.set(token, watch);
+}
+
+function disarmLeaving(token: string): LeaveWatch | undefined {
+  const watch = watches.get(token);
+  if (!watch) return undefined;
+  watch.remove();
+  window.clearTimeout(watch.timer);
+  watches.delete(token);
+  return watch;
+}
+
+/** The navigation away from this document that the action started and that has not happened yet, if any. */
+export function readLeaving(token: string): LeavingReport | undefined {
+  const event = disarmLeaving(token)?.event;
+  if (!event || event.defaultPrevented || event.hashChange) return undefined;
+  const url = event.destination.url;
+  // Only loads that reach the network are waited for (a blocked data: or javascript: URL never does).
+  if (!/^https?:/i.test(url)) return undefined;
+  return { url, download: event.downloadRequest !== null };
+}
