@@ -3,7 +3,7 @@ import type { BrowsingContext } from 'webdriver-bidi-protocol';
 import { BidiConnection, type EventName } from '../bidi/connection.js';
 import { ToolError, isToolError } from '../errors.js';
 import { LocalHost, type BrowserHost } from './host.js';
-import { launchFirefox, type LaunchOptions, type StartupPhases } from './launcher.js';
+import { launchFirefox, type LaunchedFirefox, type LaunchOptions, type StartupPhases } from './launcher.js';
 import { SANDBOX, preloadDeclaration } from './page-script.js';
 import { OriginGuard, type OriginRules } from './interception.js';
 import { MAX_REFS, RefRegistry } from './refs.js';
@@ -130,8 +130,9 @@ export class Browser extends EventEmitter<{
     this.downloads = new DownloadRouter(this.downloadQuota, (tab) => this.downloadKeyOf(tab));
   }
 
-  static async launch(options: BrowserOptions): Promise<Browser> {
-    const firefox = await launchFirefox(options);
+  /** `spawned`: the Firefox of `options`, already starting (see BrowserManager.get). */
+  static async launch(options: BrowserOptions, spawned?: Promise<LaunchedFirefox>): Promise<Browser> {
+    const firefox = await (spawned ?? launchFirefox(options));
     const host = new LocalHost(firefox);
     let bidi: BidiConnection | null = null;
     try {

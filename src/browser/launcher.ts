@@ -2,9 +2,10 @@ import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
+import type { ServerOptions } from '../config.js';
 import { ToolError } from '../errors.js';
 import { findFirefox } from './firefox-binary.js';
-import type { LaunchTuning } from './launch-prefs.js';
+import { launchTuning, type LaunchTuning } from './launch-prefs.js';
 import { OwnedProfile } from './profile.js';
 import { guardProcessGroup, killGroup } from './reaper.js';
 import { hasFirstRunState, keepFirstRunState, seedProfile } from './warm-profile.js';
@@ -21,6 +22,18 @@ export interface LaunchOptions {
   tuning?: LaunchTuning;
   /** --ignore-https-errors: the BiDi session accepts self-signed and otherwise invalid certificates. */
   acceptInsecureCerts?: boolean;
+}
+
+/** What a server's flags say of the Firefox it launches (the same for an early spawn and the manager's launch). */
+export function launchOptionsOf(options: ServerOptions): LaunchOptions {
+  return {
+    firefox: options.firefox,
+    profile: options.profile,
+    isolated: options.isolated,
+    headed: options.headed,
+    tuning: launchTuning(options),
+    acceptInsecureCerts: options.ignoreHttpsErrors,
+  };
 }
 
 /** Milliseconds from the start of a launch to each step: the process spawned, its BiDi endpoint, the session, ready. */

@@ -1,10 +1,10 @@
 import type { ServerOptions } from '../config.js';
 import { Browser, type BrowserOptions } from './browser.js';
-import type { StartupPhases } from './launcher.js';
+import { launchOptionsOf, type LaunchedFirefox, type StartupPhases } from './launcher.js';
 import { connectRemote } from './remote.js';
 import { connectRunning } from './attach.js';
 import { readStorageState } from './storage.js';
-import { launchTuning, readInitScript } from './launch-prefs.js';
+import { readInitScript } from './launch-prefs.js';
 
 /** Why the last browser went away: a crash, or an idle release (`--idle-timeout`). */
 export type BrowserEnd = 'crashed' | 'released_idle';
@@ -52,15 +52,16 @@ export class BrowserManager {
    * Starts Firefox now, before any call needs it (the server knows one will). The first call waits for this launch
    * and gets its failure as its own coded error; later calls launch again.
    */
-  prelaunch(): Promise<unknown> {
+  prelaunch(spawned?: Promise<LaunchedFirefox>): Promise<unknown> {
     if (this.prelaunched || this.current || this.launching) return Promise.resolve();
-    const launch = this.get();
+    const launch = this.get(spawned);
     this.prelaunched = launch;
     launch.catch(() => undefined);
     return launch;
   }
 
-  async get(): Promise<Browser> {
+  /** `spawned`: a Firefox already starting with this manager's launch options (main.ts spawns it before loading us). */
+  async get(spawned?: Promise<LaunchedFirefox>): Promise<Browser> {
     if (this.shuttingDown) throw new Error('The server is shutting down.');
     const early = this.prelaunched;
     if (early) {
@@ -78,10 +79,7 @@ export class BrowserManager {
           await previous.close(2_000).catch(() => undefined);
         }
         const launch: BrowserOptions = {
-          firefox: this.options.firefox,
-          profile: this.options.profile,
-          isolated: this.options.isolated,
-          headed: this.options.headed,
+          ...launchOptionsOf(this.options),
           viewport: this.options.viewport,
           deviceScaleFactor: this.options.deviceScaleFactor,
           outputDir: this.options.outputDir,
@@ -90,15 +88,13 @@ export class BrowserManager {
           timeouts: { action: this.options.timeoutAction, navigation: this.options.timeoutNavigation },
           origins: { allowedOrigins: this.options.allowedOrigins, blockedOrigins: this.options.blockedOrigins },
           ...(this.options.storageState ? { storageState: readStorageState(this.options.storageState) } : {}),
-          tuning: launchTuning(this.options),
-          acceptInsecureCerts: this.options.ignoreHttpsErrors,
           ...(this.options.initScript ? { initScript: readInitScript(this.options.initScript) } : {}),
         };
         const browser = this.options.connect
           ? await connectRunning(this.options.connect, launch)
           : this.options.webdriverUrl
             ? await connectRemote(this.options.webdriverUrl, launch)
-            : await Browser.launch(launch);
+            : await Browser.launch(launch, spawned);
         this.generation++;
         this.current = browser;
         this.lastStartup = browser.startup;

@@ -124,13 +124,17 @@ async function main(argv: string[]): Promise<number> {
   }
   switch (commandName) {
     case 'mcp': {
-      // Firefox starts before the MCP server's modules load and while the client connects; the first call waits
-      // for this launch and gets its failure as its coded error.
+      // Firefox starts before the browser layer's modules load (~50 ms) and while the client connects; the first
+      // call waits for this launch and gets its failure as its coded error.
+      const owned = !options.connect && !options.webdriverUrl;
+      const launcher = owned ? await import('../browser/launcher.js') : undefined;
+      const spawned = launcher?.launchFirefox(launcher.launchOptionsOf(options));
+      spawned?.catch(() => undefined);
       const { BrowserManager } = await import('../browser/manager.js');
       const manager = new BrowserManager(options);
       // Until the MCP server is up (runStdio registers the full shutdown), a signal closes the launching browser.
       onShutdown(() => manager.close());
-      manager.prelaunch().catch((error: unknown) => {
+      manager.prelaunch(spawned).catch((error: unknown) => {
         const hint = isToolError(error) ? `${error.code}: ${error.message}` : String(error);
         process.stderr.write(`firefox-use: Firefox is not ready: ${hint}\n`);
       });
