@@ -5,8 +5,9 @@ import { describe, summarize } from './describe.js';
 import { documentId } from './registry.js';
 import { targetOf } from './guard.js';
 import { focusReaches, hitsTarget } from './hit.js';
+import { WatchRegistry, type ArmedWatch } from './watch-registry.js';
 
-interface Watch {
+interface Watch extends ArmedWatch {
   target: Element | null;
   /** Key actions follow focus: the focused element when the events arrive is the target. */
   followFocus: boolean;
@@ -21,8 +22,6 @@ interface Watch {
   strayAt: Map<string, string>;
   /** Typing (DeliveryArgs.pin): the element every key must reach, and how the keys went. */
   pin?: KeyPin;
-  remove: () => void;
-  timer: number;
 }
 
 interface KeyPin {
@@ -36,7 +35,7 @@ interface KeyPin {
   lastKey: string;
 }
 
-const watches = new Map<string, Watch>();
+const watches = new WatchRegistry<Watch>();
 
 /** Typing: whether this key event reached the pinned element; follows focus the keys moved themselves. */
 function keyReached(pin: KeyPin, event: Event): boolean {
@@ -68,7 +67,7 @@ function reached(event: Event, target: Element, origin: Element | null): boolean
 
 /** Starts recording the trusted `types` events that reach the target (an element ref, a point, or the focus). */
 export function armDelivery(args: DeliveryArgs): { armed: true; docId: string } {
-  disarm(args.token);
+  watches.disarm(args.token);
   const watch: Watch = {
     target: targetOf({ ref: args.ref, point: args.point }),
     followFocus: !args.ref && !args.point,
@@ -97,19 +96,8 @@ export function armDelivery(args: DeliveryArgs): { armed: true; docId: string } 
   watch.remove = () => {
     for (const type of args.types) window.removeEventListener(type, listener, { capture: true });
   };
-  // A call that never reads its report (the server died, the page navigated) must not leak listeners.
-  watch.timer = window.setTimeout(() => disarm(args.token), 60_000);
-  watches.set(args.token, watch);
+  watches.arm(args.token, watch);
   return { armed: true, docId: documentId };
-}
-
-function disarm(token: string): Watch | undefined {
-  const watch = watches.get(token);
-  if (!watch) return undefined;
-  watch.remove();
-  window.clearTimeout(watch.timer);
-  watches.delete(token);
-  return watch;
 }
 
 export function deepActiveElement(): Element | null {
@@ -126,7 +114,7 @@ export function deliveredSoFar(token: string, need: string[]): boolean {
 
 /** What reached the target since `armDelivery`; `found: false` when this document never armed the token. */
 export function readDelivery(args: { token: string; need: string[] }): DeliveryReport {
-  const watch = disarm(args.token);
+  const watch = watches.disarm(args.token);
   const base = { url: location.href, title: document.title, docId: documentId };
   if (!watch) return { ...base, found: false, delivered: false, seen: [] };
   const seen = [...watch.seen];

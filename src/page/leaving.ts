@@ -2,6 +2,7 @@
 // the Navigation API's `navigate` event fires in the document when the navigation starts, before its request
 // reaches the network. The server can then wait for the new page instead of answering "no change" under load.
 import type { LeavingReport } from '../browser/page-types.js';
+import { WatchRegistry, type ArmedWatch } from './watch-registry.js';
 
 /** The parts of the Navigation API used here (TypeScript's DOM library does not declare it yet). */
 interface NavigateEventLike extends Event {
@@ -11,14 +12,12 @@ interface NavigateEventLike extends Event {
 }
 type NavigationLike = EventTarget;
 
-interface LeaveWatch {
+interface LeaveWatch extends ArmedWatch {
   /** The last cross-document navigation the document started, until a same-document one replaces it. */
   event: NavigateEventLike | null;
-  remove: () => void;
-  timer: number;
 }
 
-const watches = new Map<string, LeaveWatch>();
+const watches = new WatchRegistry<LeaveWatch>();
 
 function navigationApi(): NavigationLike | undefined {
   return (window as unknown as { navigation?: NavigationLike }).navigation;
@@ -26,7 +25,7 @@ function navigationApi(): NavigationLike | undefined {
 
 /** Watches the top-level document for a navigation the action starts; frames' loads are not the tab's. */
 export function armLeaving(token: string): void {
-  disarmLeaving(token);
+  watches.disarm(token);
   const navigation = navigationApi();
   if (!navigation || window.parent !== window) return;
   const watch: LeaveWatch = { event: null, remove: () => undefined, timer: 0 };
@@ -43,23 +42,12 @@ export function armLeaving(token: string): void {
     navigation.removeEventListener('navigate', onNavigate);
     navigation.removeEventListener('currententrychange', onSameDocument);
   };
-  // A call that never reads its report (the server died, the page navigated) must not leak listeners.
-  watch.timer = window.setTimeout(() => disarmLeaving(token), 60_000);
-  watches.set(token, watch);
-}
-
-function disarmLeaving(token: string): LeaveWatch | undefined {
-  const watch = watches.get(token);
-  if (!watch) return undefined;
-  watch.remove();
-  window.clearTimeout(watch.timer);
-  watches.delete(token);
-  return watch;
+  watches.arm(token, watch);
 }
 
 /** The navigation away from this document that the action started and that has not happened yet, if any. */
 export function readLeaving(token: string): LeavingReport | undefined {
-  const event = disarmLeaving(token)?.event;
+  const event = watches.disarm(token)?.event;
   if (!event || event.defaultPrevented || event.hashChange) return undefined;
   const url = event.destination.url;
   // Only loads that reach the network are waited for (a blocked data: or javascript: URL never does).
