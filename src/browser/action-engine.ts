@@ -375,7 +375,7 @@ export async function dispatch(
         if (conclusion && startConclusion?.startDelivery) conclusion.startDelivery = startConclusion.startDelivery;
         return [conclusion, delta] as const;
       },
-      { navigationWaitMs: 2_000, expectsLoad: ([conclusion]) => conclusion?.leaving !== undefined },
+      { navigationWaitMs: 2_000, expectsLoad: ([conclusion]) => conclusion?.leaving === true },
     );
     const [conclusion, finished] = result;
     // A navigation that began after the delta had read the old page (a form submission): show the new page.

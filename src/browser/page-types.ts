@@ -221,13 +221,7 @@ export interface ActionConclusion {
   /** The delta's answer; null when this is not the document the watch started in (a new one loaded). */
   delta?: PageDelta | null;
   /** The action started a navigation away from this (top-level) document that had not happened yet. */
-  leaving?: LeavingReport;
-}
-
-export interface LeavingReport {
-  url: string;
-  /** A link with a download attribute: a download is coming, not a page. */
-  download: boolean;
+  leaving?: true;
 }
 
 /** Before the press of a click by ref, once the pointer is over `point` (frame-local): is the target still there? */

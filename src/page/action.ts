@@ -85,6 +85,6 @@ export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusi
     ...(scroll ? { scroll } : {}),
     ...(drag ? { drag } : {}),
     ...(delta !== undefined ? { delta } : {}),
-    ...(leaving ? { leaving } : {}),
+    ...(leaving ? { leaving: true as const } : {}),
   };
 }

@@ -67,7 +67,6 @@ function reached(event: Event, target: Element, origin: Element | null): boolean
 
 /** Starts recording the trusted `types` events that reach the target (an element ref, a point, or the focus). */
 export function armDelivery(args: DeliveryArgs): { armed: true; docId: string } {
-  watches.disarm(args.token);
   const watch: Watch = {
     target: targetOf({ ref: args.ref, point: args.point }),
     followFocus: !args.ref && !args.point,

@@ -1,14 +1,12 @@
 // Whether an action set the document on its way to another one (a link, a form, a script assigning location):
 // the Navigation API's `navigate` event fires in the document when the navigation starts, before its request
 // reaches the network. The server can then wait for the new page instead of answering "no change" under load.
-import type { LeavingReport } from '../browser/page-types.js';
 import { WatchRegistry, type ArmedWatch } from './watch-registry.js';
 
 /** The parts of the Navigation API used here (TypeScript's DOM library does not declare it yet). */
 interface NavigateEventLike extends Event {
   readonly destination: { readonly url: string };
   readonly hashChange: boolean;
-  readonly downloadRequest: string | null;
 }
 type NavigationLike = EventTarget;
 
@@ -25,7 +23,6 @@ function navigationApi(): NavigationLike | undefined {
 
 /** Watches the top-level document for a navigation the action starts; frames' loads are not the tab's. */
 export function armLeaving(token: string): void {
-  watches.disarm(token);
   const navigation = navigationApi();
   if (!navigation || window.parent !== window) return;
   const watch: LeaveWatch = { event: null, remove: () => undefined, timer: 0 };
@@ -45,12 +42,10 @@ export function armLeaving(token: string): void {
   watches.arm(token, watch);
 }
 
-/** The navigation away from this document that the action started and that has not happened yet, if any. */
-export function readLeaving(token: string): LeavingReport | undefined {
+/** Whether the action started a navigation away from this document that has not happened yet. */
+export function readLeaving(token: string): boolean {
   const event = watches.disarm(token)?.event;
-  if (!event || event.defaultPrevented || event.hashChange) return undefined;
-  const url = event.destination.url;
+  if (!event || event.defaultPrevented || event.hashChange) return false;
   // Only loads that reach the network are waited for (a blocked data: or javascript: URL never does).
-  if (!/^https?:/i.test(url)) return undefined;
-  return { url, download: event.downloadRequest !== null };
+  return /^https?:/i.test(event.destination.url);
 }
