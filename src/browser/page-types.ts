@@ -191,6 +191,8 @@ export interface ActionPreparation {
   startOnFrame?: true;
   /** Typing or pasting by ref (a ref with focusWatch): the field's focus and caret. */
   typing?: TypingTarget;
+  /** Keys without a ref: what held focus before them (named when the keys load a new page, which has no read-back). */
+  focused?: TargetSummary;
 }
 
 export interface ConcludeArgs {

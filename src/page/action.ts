@@ -3,6 +3,7 @@
 import type { ActionConclusion, ActionPreparation, PageDelta, PrepareArgs, ConcludeArgs } from '../browser/page-types.js';
 import { armDelivery, deepActiveElement, deliveredSoFar, readDelivery } from './delivery.js';
 import { waitUntil } from './wait.js';
+import { summarize } from './describe.js';
 import { deltaFinish, deltaStart } from './delta.js';
 import { armDragWatch, finishDragWatch } from './drag.js';
 import { PageError } from './errors.js';
@@ -20,11 +21,13 @@ export function prepareAction(args: PrepareArgs): ActionPreparation {
     if (args.scrollProbe && aim) armScrollProbe({ token: args.token, ...aim.point });
   }
   let focusFrame: ActionPreparation['focusFrame'];
+  let focused: ActionPreparation['focused'];
   let startOnFrame = false;
   if (args.focusWatch) {
     const active = deepActiveElement();
     if (isFrame(active) && !args.ref) focusFrame = { docId: documentId, id: localIdOf(active) };
-    else armDelivery({ token: `${args.token}:focus`, types: args.focusWatch, ...(args.focusPin ? { pin: true, ref: args.ref } : {}) });
+    else if (!args.ref && active) focused = summarize(active);
+    if (!focusFrame) armDelivery({ token: `${args.token}:focus`, types: args.focusWatch, ...(args.focusPin ? { pin: true, ref: args.ref } : {}) });
   }
   if (args.startWatch) {
     const { x, y } = args.startWatch.point;
@@ -44,6 +47,7 @@ export function prepareAction(args: PrepareArgs): ActionPreparation {
     ...(document.hidden ? { hidden: true as const } : {}),
     ...(delta ? { delta } : {}),
     ...(focusFrame ? { focusFrame } : {}),
+    ...(focused ? { focused } : {}),
     ...(startOnFrame ? { startOnFrame: true as const } : {}),
     ...(typing ? { typing } : {}),
   };

@@ -223,6 +223,16 @@ describe('real apps: replies an agent can trust (issue 18)', function () {
       else expect(found).to.match(/- textbox "Search" \[ref=ref_\d+\] \[value="getrecursionlimit"\]/);
     });
 
+    it('Enter in the Python docs search box says the key went to that box, and answers with the search page', async function () {
+      const page = await call('navigate', { url: apps.url('/pydocs/library/sys.html') });
+      const box = /- textbox "Quick search" \[ref=(ref_\d+)\]/.exec(page)[1];
+      await call('computer', { action: 'type', ref: box, text: 'argv' });
+      const pressed = await call('computer', { action: 'key', text: 'Return' });
+      // The read-back may land in the old page or not at all (the form loads the next one): the box is named either way.
+      expect(pressed).to.match(/^key on textbox "Quick search"/);
+      expect(pressed).to.match(/^New page: Search/m);
+    });
+
     it('wait_for refuses a call without text or ref, naming the field', async function () {
       const result = await server.call('wait_for', { tabId });
       expect(result.isError).to.equal(true);

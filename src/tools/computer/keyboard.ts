@@ -82,7 +82,7 @@ const type: ActionHandler = async (context, args) => {
     const focus = dispatched.conclusion?.focusDelivery;
     return actionResult({
       action: 'type',
-      target: focus?.focus,
+      target: focus?.focus ?? focused.preparation.focused,
       preparation: focused.preparation,
       dispatched,
       verdicts: focused.probed ? [{ what: 'the keys', report: focus }] : [],
@@ -152,7 +152,7 @@ async function paste(context: TabToolContext, text: string, ref: string | undefi
     const focus = run.result.conclusion?.focusDelivery;
     return actionResult({
       action: 'type',
-      target: focus?.focus,
+      target: focus?.focus ?? focused.preparation.focused,
       preparation: focused.preparation,
       dispatched: run.result,
       verdicts: focused.probed ? [{ what: 'the paste keys', report: focus }] : [],
@@ -182,7 +182,7 @@ const key: ActionHandler = async (context, args) => {
   const focus = dispatched.conclusion?.focusDelivery;
   return actionResult({
     action: 'key',
-    target: focus?.focus,
+    target: focus?.focus ?? focused.preparation.focused,
     preparation: focused.preparation,
     dispatched,
     verdicts: focused.probed ? [{ what: 'the keys', report: focus }] : [],
