@@ -79,6 +79,9 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
         if (attempt === 1) continue;
         await watch.settled(url, deadline);
         const arrival = await waitForLoad(tab, deadline);
+        // Firefox can answer "aborted" for a load that goes on and arrives (the page's stopped navigation is
+        // reported to ours, seen once in CI on a busy machine): the tab's URL, not that answer, says who won.
+        if (withoutHash(arrival.url) === withoutHash(url)) return reissued(url, arrival);
         return {
           ...arrival,
           outcome: 'superseded',
@@ -100,14 +103,17 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
     const refusedAfter = await refusalAfterArrival(tab, watch, url, started);
     if (refusedAfter) return leftForRefused(arrival, url, refusedAfter);
     if (movedOn && withoutHash(arrival.url) !== withoutHash(url)) return navigatedOn(url, arrival);
-    if (!watch.abortedOnce) return arrival;
-    return { ...arrival, outcome: 'reissued', note: `The page's own navigation replaced the one to ${url} before it loaded; it was re-issued and arrived.` };
+    return watch.abortedOnce ? reissued(url, arrival) : arrival;
   } finally {
     watch.dispose();
   }
 }
 
 const withoutHash = (url: string): string => url.replace(/#.*$/, '');
+
+function reissued(url: string, arrival: Arrival): Arrival {
+  return { ...arrival, outcome: 'reissued', note: `The page's own navigation replaced the one to ${url} before it loaded; it was re-issued and arrived.` };
+}
 
 function navigatedOn(url: string, arrival: Arrival): Arrival {
   return { ...arrival, outcome: 'navigated_on', note: `${url} loaded and then navigated itself to ${arrival.url}.` };
@@ -162,6 +168,8 @@ class NavigationWatch {
       const newest = this.started.at(-1);
       const replaced = newest !== undefined && this.started.length - 1 > mine;
       if (replaced && (this.committedIds.has(newest.id) || this.endedIds.has(newest.id) || this.refusedSince(newest.at))) return;
+      // Nothing replaced ours and it has its document: the answer that it was aborted was wrong.
+      if (!replaced && newest !== undefined && mine >= 0 && this.committedIds.has(newest.id)) return;
       if (Date.now() > (replaced ? deadline : noReplacementBy)) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }

@@ -83,6 +83,20 @@ describe('unit: navigate when the page navigates too (scripted BiDi peer)', func
     expect(fake.peer.commands.filter((c) => c.method === 'browsingContext.navigate')).to.have.length(2);
   });
 
+  it('says reissued, not superseded, when Firefox answers "aborted" for a re-issued load that then arrives', async function () {
+    const abortedYetArrives = (reply, id) => {
+      setTimeout(() => reply.event('browsingContext.navigationCommitted', { context: CONTEXT, navigation: id, url: TARGET, timestamp: 0 }), 50);
+      return { now: { url: TARGET, title: 'wanted' }, error: 'Error: NS_BINDING_ABORTED' };
+    };
+    fake = await tabOver([pageWins, abortedYetArrives]);
+    const started = Date.now();
+    const arrival = await navigateTab(fake.tab, TARGET, OPTIONS);
+    expect(arrival).to.include({ url: TARGET, outcome: 'reissued' });
+    // Its commit ends the wait for a replacement that never came (2 s otherwise).
+    expect(Date.now() - started).to.be.below(1_500);
+    expect(fake.peer.commands.filter((c) => c.method === 'browsingContext.navigate')).to.have.length(2);
+  });
+
   it('reports navigated_on, without re-issuing, when ours committed and the page then moved on', async function () {
     fake = await tabOver([
       (reply, id) => {
