@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
+import type { Duplex } from 'node:stream';
 import WebSocket from 'ws';
 import type { Commands, EventData } from 'webdriver-bidi-protocol';
 import { ToolError } from '../errors.js';
+import { FrameTail } from './frame-tail.js';
 
 export type CommandName = keyof Commands;
 export type CommandParams<M extends CommandName> = Commands[M]['params'];
@@ -54,8 +56,15 @@ export class BidiConnection {
   private readonly events = new EventEmitter();
   private closedError: Error | null = null;
 
-  private constructor(private readonly socket: WebSocket) {
+  private constructor(
+    private readonly socket: WebSocket,
+    raw: Duplex | null,
+  ) {
     this.events.setMaxListeners(0);
+    const tail = new FrameTail();
+    raw?.on('data', (chunk: Buffer) => {
+      if (tail.feed(chunk)) this.acknowledge();
+    });
     socket.on('message', (data) => {
       // eslint-disable-next-line @typescript-eslint/no-base-to-string -- ws hands text frames over as one Buffer
       this.onMessage(data.toString());
@@ -78,7 +87,9 @@ export class BidiConnection {
   static open(url: string, timeoutMs = 10_000): Promise<BidiConnection> {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(url, { perMessageDeflate: false, handshakeTimeout: timeoutMs });
-      socket.once('open', () => resolve(new BidiConnection(socket)));
+      let raw: Duplex | null = null;
+      socket.once('upgrade', (response) => (raw = response.socket));
+      socket.once('open', () => resolve(new BidiConnection(socket, raw)));
       socket.once('error', (error) => reject(error));
     });
   }
@@ -136,7 +147,13 @@ export class BidiConnection {
    * the kernel send that ACK at once, so while anything is still awaited we send one after every message.
    */
   private nudge(): void {
-    if (this.pending.size === 0 || this.closedError || this.socket.readyState !== WebSocket.OPEN) return;
+    if (this.pending.size === 0) return;
+    this.acknowledge();
+  }
+
+  /** Any write carries the ACK Firefox's socket waits for; an unsolicited pong is the smallest one allowed. */
+  private acknowledge(): void {
+    if (this.closedError || this.socket.readyState !== WebSocket.OPEN) return;
     this.socket.pong();
   }
 
