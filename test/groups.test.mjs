@@ -62,4 +62,19 @@ describe('tab groups: popups join their opener, closed tabs say so', function ()
     const result = await server.call('computer', { tabId, action: 'screenshot' });
     expect(result.structuredContent.error.code).to.equal('tab_closed');
   });
+
+  it("closes the session's last tab even when it is Firefox's own first one, and the browser goes on", async function () {
+    // A fresh server: its first tab is the blank tab Firefox launched with, the last tab of its only window.
+    const own = await startServer();
+    try {
+      const tabId = await firstTab(own);
+      await own.ok('navigate', { tabId, url: fixtures.url('/second.html') });
+      await own.ok('tabs_close_mcp', { tabId });
+      expect((await own.ok('tabs_context_mcp')).structuredContent.tabs).to.deep.equal([]);
+      const next = (await own.ok('tabs_create_mcp', { url: fixtures.url('/second.html') })).structuredContent;
+      expect(next.url).to.equal(fixtures.url('/second.html'));
+    } finally {
+      await own.close();
+    }
+  });
 });

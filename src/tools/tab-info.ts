@@ -13,13 +13,12 @@ export type TabInfo = z.infer<typeof tabInfoSchema>;
 
 /** URL from the browser (answers even when the page is frozen), title from the page with a short deadline. */
 export async function describeTab(tab: Tab, activeTabId: number | null): Promise<TabInfo> {
-  const url = await tab.currentUrl(2_000).catch(() => '');
-  // A page behind a dialog cannot answer: its title as last read stands in.
-  let title = tab.lastTitle;
-  if (!tab.dialog) {
-    const info = await tab.callPage('pageInfo', {}, { timeout: 1_000 }).catch(() => null);
-    title = info?.title ?? title;
-  }
+  // A page behind a dialog cannot answer: its title as last read stands in. Both asked at once.
+  const [url, page] = await Promise.all([
+    tab.currentUrl(2_000).catch(() => ''),
+    tab.dialog ? null : tab.callPage('pageInfo', {}, { timeout: 1_000 }).catch(() => null),
+  ]);
+  const title = page?.title ?? tab.lastTitle;
   const info: TabInfo = { tabId: tab.id, url, title, active: tab.id === activeTabId };
   if (tab.dialog) {
     info.dialog = { type: tab.dialog.type, message: tab.dialog.message, ...(tab.dialog.defaultValue !== undefined ? { defaultValue: tab.dialog.defaultValue } : {}) };

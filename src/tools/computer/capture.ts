@@ -1,11 +1,14 @@
 // screenshot (the viewport, the whole page or one element) and zoom (one region of the viewport, optionally
 // re-rendered at a higher DPR).
-import sharp from 'sharp';
+import type SharpModule from 'sharp';
 import { saveImage } from '../../browser/output.js';
 import { resolveRef } from '../../browser/resolve.js';
 import { ToolError } from '../../errors.js';
 import type { ImageFormat } from '../../browser/tab.js';
 import type { ActionHandler, ComputerResult } from '../computer.js';
+
+/** sharp (libvips) is loaded when an image needs it: at startup it cost ~55 ms the server spends beside Firefox's own start. */
+const loadSharp = async (): Promise<typeof SharpModule> => (await import('sharp')).default;
 
 /**
  * At a device scale factor N Firefox renders N image pixels per CSS pixel. Screenshots are scaled back to CSS pixels,
@@ -19,6 +22,7 @@ async function inCssPixels(
 ): Promise<{ base64: string; width: number; height: number }> {
   // The viewport at ratio 1 is the common case: its size is known, so the image is passed on untouched.
   if (scale === 1 && known) return { base64, ...known };
+  const sharp = await loadSharp();
   const meta = await sharp(Buffer.from(base64, 'base64')).metadata();
   if (scale === 1) return { base64, width: meta.width, height: meta.height };
   const width = Math.max(1, Math.round(meta.width / scale));
@@ -78,6 +82,7 @@ function checkRegion(region: readonly number[] | undefined, viewport: { width: n
  * edges or padded there with copies of the edge pixels, never resampled (which would blur every pixel).
  */
 async function exactSize(png: Buffer, want: { width: number; height: number }): Promise<Buffer> {
+  const sharp = await loadSharp();
   const { width = 0, height = 0 } = await sharp(png).metadata();
   if (width === want.width && height === want.height) return png;
   const image = sharp(png).extract({ left: 0, top: 0, width: Math.min(width, want.width), height: Math.min(height, want.height) });
