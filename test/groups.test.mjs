@@ -63,8 +63,8 @@ describe('tab groups: popups join their opener, closed tabs say so', function ()
     expect(result.structuredContent.error.code).to.equal('tab_closed');
   });
 
-  it("closes the session's last tab even when it is Firefox's own first one, and the browser goes on", async function () {
-    // A fresh server: its first tab is the blank tab Firefox launched with, the last tab of its only window.
+  it("closes the session's last tab and the browser goes on (Firefox's own first tab stays, unlisted)", async function () {
+    // A fresh server, whose one tab is its first.
     const own = await startServer();
     try {
       const tabId = await firstTab(own);

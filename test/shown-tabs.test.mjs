@@ -34,6 +34,13 @@ describe('shown tabs and settled pages', function () {
     expect(Number(ms), server.text(timer)).to.be.below(900);
   });
 
+  it("gives the session's first tab a document with focus, as in a person's browser (Firefox's own launch tab never gets it)", async function () {
+    const { server, fixtures, tabId } = browser;
+    await server.ok('navigate', { tabId, url: fixtures.url('/plain') });
+    const focused = await server.ok('javascript_tool', { tabId, text: 'document.hasFocus()' });
+    expect(server.text(focused)).to.contain('true');
+  });
+
   it('waits for a page that keeps rendering after load before it answers', async function () {
     const { server, fixtures, tabId } = browser;
     const reply = await server.ok('navigate', { tabId, url: fixtures.url('/late') });

@@ -104,8 +104,6 @@ export class Browser extends EventEmitter<{
   private readonly shownOfGroup = new Map<string, Tab>();
   /** First tabs opened ahead for groups (see openFirstTabAhead), each under a group name of its own until taken. */
   private readonly aheadOfGroup = new Map<string, Promise<Tab | null>>();
-  /** The blank tab Firefox opened with its first window, while no one has used it: the first tab ahead takes it. */
-  private launchTab: string | null = null;
   /** How long this browser's launch took, step by step (null when it was not launched here). */
   startup: StartupPhases | null = null;
   /**
@@ -206,8 +204,6 @@ export class Browser extends EventEmitter<{
     ]);
     const tree = await this.bidi.send('browsingContext.getTree', {});
     for (const info of tree.contexts) this.recordTree(info, null);
-    const [only] = tree.contexts;
-    if (!this.host.keepsBrowser && tree.contexts.length === 1 && only?.url === 'about:blank' && !only.children?.length) this.launchTab = only.context;
     await this.userContexts.loadStorageState(undefined);
   }
 
@@ -450,7 +446,7 @@ export class Browser extends EventEmitter<{
     const placeholder = `ahead:${groupId}`;
     this.aheadOfGroup.set(
       groupId,
-      (this.takeLaunchTab(placeholder) ?? this.createTab(placeholder, { foreground: 'tab' })).then(
+      this.createTab(placeholder, { foreground: 'tab' }).then(
         (tab) => {
           this.shownOfGroup.delete(placeholder);
           return tab;
@@ -458,20 +454,6 @@ export class Browser extends EventEmitter<{
         () => null,
       ),
     );
-  }
-
-  /**
-   * Firefox's own first tab, made the group's: creating one while Firefox still runs its startup tasks took 140-190
-   * ms more (a cold start's first screenshot 660-740 ms after the spawn instead of 770-960). It is in the default
-   * user context and the front tab of its window, as a tab opened ahead would be; closing it later leaves the window
-   * with a blank tab (browser.tabs.closeWindowWithLastTab is off).
-   */
-  private takeLaunchTab(groupId: string): Promise<Tab> | null {
-    const context = this.launchTab;
-    this.launchTab = null;
-    if (!context || !this.contexts.get(context) || this.tabsByContext.has(context)) return null;
-    const tab = this.adopt(context, groupId, false);
-    return tab.setViewport(this.options.viewport.width, this.options.viewport.height).then(() => tab);
   }
 
   /** The tab opened ahead for this group, when the group has none and `opts` ask for one like it; else it is closed. */
@@ -527,11 +509,6 @@ export class Browser extends EventEmitter<{
   async closeTab(tab: Tab, promptUnload = false): Promise<boolean> {
     // A dialog already open would answer nothing useful: close the tab with it.
     const prompt = promptUnload && !tab.dialog;
-    // Firefox keeps the last tab of its last window open (no close answers an error): a blank tab of no group
-    // takes its place first. Only the launch's own tab, taken as a group's first, can be that last one.
-    if (!this.host.keepsBrowser && this.contexts.tops().every((context) => context === tab.context)) {
-      await this.bidi.send('browsingContext.create', { type: 'tab', background: true }, { timeout: this.options.timeouts.action }).catch(() => undefined);
-    }
     tab.noteCloseRequest(prompt);
     const closed = this.bidi.send('browsingContext.close', { context: tab.context, promptUnload: prompt }, { timeout: this.options.timeouts.action, write: true });
     try {

@@ -35,11 +35,6 @@ export class ContextTree {
     return removed;
   }
 
-  /** The top-level contexts (tabs), in creation order. */
-  tops(): string[] {
-    return [...this.nodes.values()].filter((node) => node.parent === null).map((node) => node.id);
-  }
-
   /** Child contexts (frames) of a context, in creation order. */
   children(id: string): ContextNode[] {
     return [...this.nodes.values()].filter((node) => node.parent === id);
