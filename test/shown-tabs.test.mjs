@@ -48,3 +48,22 @@ describe('shown tabs and settled pages', function () {
     expect(reply.structuredContent.note ?? '').to.equal('');
   });
 });
+
+describe('tabs open at the server viewport', function () {
+  this.timeout(60_000);
+  const browser = useBrowser({
+    args: ['--isolated', '--allow-javascript', '--viewport', '900x600', '--device-scale-factor', '2'],
+    routes: { '/plain': html('<title>plain</title><p>Nothing moves here.</p>') },
+  });
+  const size = (tabId) => browser.server.ok('javascript_tool', { tabId, text: '[innerWidth, innerHeight, devicePixelRatio].join("x")' }).then((r) => browser.server.text(r));
+
+  it('the first tab, a second one and a screenshot all have --viewport at --device-scale-factor', async function () {
+    const { server, fixtures, tabId } = browser;
+    await server.ok('navigate', { tabId, url: fixtures.url('/plain') });
+    expect(await size(tabId)).to.contain('900x600x2');
+    const second = (await server.ok('tabs_create_mcp', { url: fixtures.url('/plain') })).structuredContent.tabId;
+    expect(await size(second)).to.contain('900x600x2');
+    const shot = await server.ok('computer', { tabId: second, action: 'screenshot' });
+    expect(shot.structuredContent).to.include({ width: 900, height: 600 });
+  });
+});

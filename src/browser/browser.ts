@@ -125,6 +125,8 @@ export class Browser extends EventEmitter<{
       navigationTimeout: options.timeouts.navigation,
       ...(options.tuning?.geolocation ? { geolocation: options.tuning.geolocation } : {}),
       ...(options.storageState ? { storageState: options.storageState } : {}),
+      // Never on the user's own tabs (--connect).
+      ...(host.keepsBrowser ? {} : { viewport: { ...options.viewport, devicePixelRatio: options.deviceScaleFactor ?? 1 } }),
     });
     this.downloadQuota = options.downloadQuota ? new DownloadQuota(options.downloadQuota, (key) => this.denyDownloads(key)) : null;
     this.downloads = new DownloadRouter(this.downloadQuota, (tab) => this.downloadKeyOf(tab));
@@ -417,8 +419,9 @@ export class Browser extends EventEmitter<{
     if (ahead) return ahead;
     this.creating.set(groupId, pending + 1);
     let created: BrowsingContext.CreateResult;
+    let userContext: string | undefined;
     try {
-      const userContext = await this.userContexts.of(groupId);
+      userContext = await this.userContexts.of(groupId);
       created = await this.bidi.send('browsingContext.create', { ...this.placement(groupId, opts), ...(userContext ? { userContext } : {}) }, { timeout: this.startupAnswer ? LAUNCH_TIMEOUT_MS : this.options.timeouts.action });
     } finally {
       const left = (this.creating.get(groupId) ?? 1) - 1;
@@ -432,7 +435,7 @@ export class Browser extends EventEmitter<{
       await tab.bringToFront().catch(() => undefined);
     }
     if (opts.foreground) this.shownOfGroup.set(groupId, tab);
-    await tab.setViewport(viewport.width, viewport.height);
+    if (opts.viewport || !this.userContexts.opensSized(userContext)) await tab.setViewport(viewport.width, viewport.height);
     return tab;
   }
 

@@ -3,6 +3,7 @@
 import type { Emulation, Storage } from 'webdriver-bidi-protocol';
 import type { BidiConnection } from '../bidi/connection.js';
 import { routeDownloads } from './downloads.js';
+import { LAUNCH_TIMEOUT_MS } from './session-start.js';
 import { jarOf, setCookies, setLocalStorage, type StorageState } from './storage.js';
 
 export interface UserContextOptions {
@@ -12,12 +13,16 @@ export interface UserContextOptions {
   navigationTimeout: number;
   geolocation?: Emulation.GeolocationCoordinates;
   storageState?: StorageState;
+  /** The viewport every tab of a user context opens at, in a browser the server owns (not the user's own Firefox). */
+  viewport?: { width: number; height: number; devicePixelRatio: number };
 }
 
 export class UserContexts {
   /** Isolated groups, each with the folder its downloads go to (undefined: the server's output dir). */
   private readonly isolated = new Map<string, string | undefined>();
   private readonly made = new Map<string, Promise<string>>();
+  /** User contexts whose new tabs open at the viewport ('default' for the default one), or will once Firefox has answered. */
+  private readonly sized = new Map<string, 'asked' | 'set'>();
 
   constructor(
     private readonly bidi: BidiConnection,
@@ -72,10 +77,33 @@ export class UserContexts {
     }
   }
 
-  /** The overrides of a user context's pages (--geolocation), before any of its tabs opens: popups inherit them. */
+  /** The overrides of a user context's pages (--geolocation, the viewport), before any of its tabs opens: popups inherit them. */
   async emulate(userContext: string): Promise<void> {
+    this.size(userContext);
     const coordinates = this.options.geolocation;
     if (coordinates) await this.bidi.send('emulation.setGeolocationOverride', { coordinates, userContexts: [userContext] }, { timeout: this.options.actionTimeout });
+  }
+
+  /**
+   * The viewport set once on the user context, so a tab opens at it: a setViewport per new tab took 45-80 ms of a
+   * cold start. Not awaited: Firefox records it as the command arrives, so a tab created after it opens at it, but
+   * answers only once the context's existing tabs have resized (1.5 s for the launch's own tab during startup). A
+   * Firefox without it refuses the command at once; each tab then gets its own setViewport.
+   */
+  private size(userContext: string): void {
+    const viewport = this.options.viewport;
+    if (!viewport) return;
+    const { devicePixelRatio, ...size } = viewport;
+    this.sized.set(userContext, 'asked');
+    this.bidi.send('browsingContext.setViewport', { userContexts: [userContext], viewport: size, devicePixelRatio }, { timeout: LAUNCH_TIMEOUT_MS }).then(
+      () => this.sized.set(userContext, 'set'),
+      () => this.sized.delete(userContext),
+    );
+  }
+
+  /** Whether a new tab of this user context (undefined: the default one) opens at the server's viewport. */
+  opensSized(userContext: string | undefined): boolean {
+    return this.sized.has(userContext ?? 'default');
   }
 
   /** Puts --storage-state into a cookie jar; origins whose localStorage could not be written are said on stderr. */
