@@ -31,7 +31,9 @@ process.on('exit', () => {
 export function guardProcessGroup(pid: number, throwawayDir?: string): () => void {
   guarded.set(pid, throwawayDir);
   if (process.platform !== 'win32') {
-    const cleanup = throwawayDir ? `; sleep 1; rm -rf '${throwawayDir.replace(/'/g, "'\\''")}'` : '';
+    // Tried again while anything is left: a killed group's last processes can still be closing files in it.
+    const dir = throwawayDir ? `'${throwawayDir.replace(/'/g, "'\\''")}'` : '';
+    const cleanup = throwawayDir ? `; for try in 1 2 3 4 5; do sleep 1; rm -rf ${dir} 2>/dev/null; [ -e ${dir} ] || break; done` : '';
     // A zombie answers kill -0: a server that died but was not yet reaped counts as gone. Whatever is left in the
     // group once the browser's main process has gone (or the server has) is killed either way.
     const script =
