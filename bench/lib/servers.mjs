@@ -23,7 +23,7 @@ export const firefoxUse = {
   missing: () => (existsSync(FIREFOX_USE_CLI) ? null : 'dist/cli/main.js is not built (run npm run build)'),
   spec: () => ({
     command: process.execPath,
-    args: [...(process.env.FU_PRELOAD ? ['--import', process.env.FU_PRELOAD] : []), FIREFOX_USE_CLI, 'mcp', '--isolated', '--output-dir', mkdtempSync(join(tmpdir(), 'fu-bench-out-'))],
+    args: [FIREFOX_USE_CLI, 'mcp', '--isolated', '--output-dir', mkdtempSync(join(tmpdir(), 'fu-bench-out-'))],
   }),
   async open(server) {
     const opened = await server.call('tabs_context_mcp', { createIfEmpty: true });

@@ -21,8 +21,8 @@ export class UserContexts {
   /** Isolated groups, each with the folder its downloads go to (undefined: the server's output dir). */
   private readonly isolated = new Map<string, string | undefined>();
   private readonly made = new Map<string, Promise<string>>();
-  /** User contexts whose new tabs open at the viewport ('default' for the default one), or will once Firefox has answered. */
-  private readonly sized = new Map<string, 'asked' | 'set'>();
+  /** User contexts whose new tabs open at the viewport ('default' for the default one); dropped if Firefox refuses it. */
+  private readonly sized = new Set<string>();
 
   constructor(
     private readonly bidi: BidiConnection,
@@ -94,11 +94,10 @@ export class UserContexts {
     const viewport = this.options.viewport;
     if (!viewport) return;
     const { devicePixelRatio, ...size } = viewport;
-    this.sized.set(userContext, 'asked');
-    this.bidi.send('browsingContext.setViewport', { userContexts: [userContext], viewport: size, devicePixelRatio }, { timeout: LAUNCH_TIMEOUT_MS }).then(
-      () => this.sized.set(userContext, 'set'),
-      () => this.sized.delete(userContext),
-    );
+    this.sized.add(userContext);
+    this.bidi
+      .send('browsingContext.setViewport', { userContexts: [userContext], viewport: size, devicePixelRatio }, { timeout: LAUNCH_TIMEOUT_MS })
+      .catch(() => this.sized.delete(userContext));
   }
 
   /** Whether a new tab of this user context (undefined: the default one) opens at the server's viewport. */
