@@ -49,16 +49,21 @@ export function bidiEndpoint(child) {
 }
 
 /** A Marionette client: length-prefixed JSON, [0, id, command, params] out, [1, id, error, result] back. */
-async function marionette(profile) {
+// Marionette starts after the browser's idle startup tasks, seconds after the BiDi port under load (a CI run with
+// the suite on both cores took over 10 s); geckodriver gives it 60 s.
+const MARIONETTE_WAIT_MS = 60_000;
+
+async function marionette(profile, child) {
   let port = 0;
-  for (let i = 0; i < 200 && !port; i++) {
+  const deadline = Date.now() + MARIONETTE_WAIT_MS;
+  while (!port && Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
     try {
       port = Number(readFileSync(join(profile, 'MarionetteActivePort'), 'utf8').trim());
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  if (!port) throw new Error('Marionette did not write its port');
+  if (!port) throw new Error(`Marionette did not write its port${child.exitCode === null && child.signalCode === null ? ` in ${MARIONETTE_WAIT_MS / 1000} s` : ' (Firefox exited)'}`);
   const socket = connect(port, '127.0.0.1');
   let buffer = Buffer.alloc(0);
   const waiting = new Map();
@@ -171,7 +176,7 @@ export async function startWebDriverEndpoint({ grid = false, port = 0 } = {}) {
     const firefox = launch(options.args ?? [], options.prefs ?? {}, options.env ?? {});
     try {
       await firefox.ready;
-      const control = await marionette(firefox.profile);
+      const control = await marionette(firefox.profile, firefox.child);
       firefox.control = control;
       // geckodriver hands Marionette the capabilities minus its own moz:firefoxOptions.
       const { 'moz:firefoxOptions': _options, ...forFirefox } = wanted;
