@@ -34,7 +34,8 @@ export async function startServer({ args = ['--isolated'], env = {}, cwd } = {})
     /** Calls a tool and fails the test when it returns an error. */
     async ok(name, args = {}) {
       const result = await call(name, args);
-      if (result.isError) throw new Error(`${name} failed: ${result.content.map((c) => c.text).join('\n')}`);
+      // The server's stderr says what it saw (Firefox's own messages among them): a failure in CI keeps its tail.
+      if (result.isError) throw new Error(`${name} failed: ${result.content.map((c) => c.text).join('\n')}${stderr ? `\n--- server stderr (tail):\n${stderr.slice(-1500)}` : ''}`);
       return result;
     },
     text: (result) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n'),
