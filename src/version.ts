@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from './package-files.js';
 
-const packageJson = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json'), 'utf8')) as { version: string };
+const packageJson = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
 
 export const VERSION: string = packageJson.version;

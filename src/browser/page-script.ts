@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../package-files.js';
 
 /** Name of the BiDi sandbox realm the page scripts live in: the page's own scripts cannot reach it. */
 export const SANDBOX = 'firefox-use';
@@ -9,7 +8,7 @@ let cached: string | null = null;
 
 /** The built page-script bundle (an IIFE that defines `globalThis.__firefoxUse` in the sandbox). */
 export function pageScriptSource(): string {
-  if (cached === null) cached = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'page', 'bundle.js'), 'utf8');
+  if (cached === null) cached = readFileSync(packageFile('dist', 'page', 'bundle.js'), 'utf8');
   return cached;
 }
 

@@ -1,8 +1,8 @@
 import { chmodSync, appendFileSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute, join, resolve } from 'node:path';
 import { ToolError } from '../errors.js';
+import { packageFile } from '../package-files.js';
 import { userJsLines, type PrefValue } from './launch-prefs.js';
 import { stalePacReset } from './origin-pac.js';
 import { killGroup } from './reaper.js';
@@ -16,7 +16,7 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** The template shipped with the package: `profiles/user.js` beside `dist/`. */
 export function templateUserJs(): string {
-  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'profiles', 'user.js');
+  return packageFile('profiles', 'user.js');
 }
 
 export function profilesRoot(): string {
