@@ -41,6 +41,17 @@ describe('shown tabs and settled pages', function () {
     expect(server.text(focused)).to.contain('true');
   });
 
+  it('describes a new blank tab as about:blank without asking its page, and asks again once a script of the agent ran there', async function () {
+    const { server } = browser;
+    const created = await server.ok('tabs_create_mcp', {});
+    expect(created.structuredContent).to.include({ url: 'about:blank', title: '' });
+    const tabId = created.structuredContent.tabId;
+    await server.ok('javascript_tool', { tabId, text: 'document.title = "Written by the agent"' });
+    const listed = (await server.ok('tabs_context_mcp', {})).structuredContent.tabs.find((tab) => tab.tabId === tabId);
+    expect(listed).to.include({ url: 'about:blank', title: 'Written by the agent' });
+    await server.ok('tabs_close_mcp', { tabId });
+  });
+
   it('waits for a page that keeps rendering after load before it answers', async function () {
     const { server, fixtures, tabId } = browser;
     const reply = await server.ok('navigate', { tabId, url: fixtures.url('/late') });

@@ -429,7 +429,9 @@ export class Browser extends EventEmitter<{
       else this.creating.delete(groupId);
     }
     const viewport = opts.viewport ?? this.options.viewport;
-    const tab = this.tabsByContext.get(created.context) ?? this.adopt(created.context, groupId, false);
+    const known = this.tabsByContext.get(created.context);
+    const tab = known ?? this.adopt(created.context, groupId, false);
+    if (!known && !this.options.initScript) tab.noteOpenedBlank();
     tab.groupId = groupId;
     if (opts.foreground === 'group' && created.context && this.tabsOfGroup(groupId).some((other) => other !== tab && !other.isClosed)) {
       await tab.bringToFront().catch(() => undefined);

@@ -13,6 +13,7 @@ export type TabInfo = z.infer<typeof tabInfoSchema>;
 
 /** URL from the browser (answers even when the page is frozen), title from the page with a short deadline. */
 export async function describeTab(tab: Tab, activeTabId: number | null): Promise<TabInfo> {
+  if (tab.untouchedBlank && !tab.dialog) return { tabId: tab.id, url: 'about:blank', title: '', active: tab.id === activeTabId };
   // A page behind a dialog cannot answer: its title as last read stands in. Both asked at once.
   const [url, page] = await Promise.all([
     tab.currentUrl(2_000).catch(() => ''),
