@@ -140,6 +140,11 @@ export interface DeliveryReport {
   landed?: string;
   /** For key actions: the element that held focus. */
   focus?: TargetSummary;
+  /**
+   * The document scrolled since the action began (a fragment link, a "back to top" button): by how much, and the
+   * element the URL's fragment now points at when that changed too.
+   */
+  scrolled?: { dx: number; dy: number; to?: string };
 }
 
 export interface ScrollReport {
@@ -212,6 +217,12 @@ export interface ConcludeArgs {
    * through the parent process and may land after the input command has returned.
    */
   waitMs?: number;
+  /**
+   * Keys that may scroll the document (Home, End, the page keys, space, arrows): Firefox scrolls after the key
+   * events have returned, through the parent process. Wait this long at most (ms) for the document to move, unless
+   * a field has focus; a page already at its end costs the whole wait.
+   */
+  scrollWaitMs?: number;
 }
 
 export interface ActionConclusion {

@@ -1,7 +1,7 @@
 // One page call before and one after each input action. Before: aim (guard), arm the probes, start the delta's
 // watch. After: finish the drag, read the probes, render the delta. Each round trip saved is ~2-4 ms per action.
 import type { ActionConclusion, ActionPreparation, PageDelta, PrepareArgs, ConcludeArgs } from '../browser/page-types.js';
-import { armDelivery, deepActiveElement, deliveredSoFar, readDelivery } from './delivery.js';
+import { armDelivery, deepActiveElement, deliveredSoFar, readDelivery, scrolledSoFar } from './delivery.js';
 import { waitUntil } from './wait.js';
 import { summarize } from './describe.js';
 import { deltaFinish, deltaStart } from './delta.js';
@@ -64,6 +64,13 @@ async function finishDelta(args: ConcludeArgs): Promise<PageDelta | null | undef
   }
 }
 
+/** Widgets that take the scrolling keys for themselves (a field's caret, a listbox's selection, a slider's value). */
+const KEY_WIDGETS = 'input, select, textarea, [contenteditable], [role=listbox], [role=menu], [role=menubar], [role=grid], [role=tree], [role=tablist], [role=slider], [role=spinbutton], [role=combobox], [role=radiogroup], [role=textbox]';
+
+function keepsKeys(element: Element | null): boolean {
+  return element !== null && element !== document.body && element.closest(KEY_WIDGETS) !== null;
+}
+
 export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusion> {
   if (args.waitMs) {
     const { token, need, focusNeed, startNeed } = args;
@@ -71,6 +78,10 @@ export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusi
       () => deliveredSoFar(token, need) && (!focusNeed || deliveredSoFar(`${token}:focus`, focusNeed)) && (!startNeed || deliveredSoFar(`${token}:start`, startNeed)),
       args.waitMs,
     );
+  }
+  if (args.scrollWaitMs && !keepsKeys(deepActiveElement())) {
+    const watched = args.focusNeed ? `${args.token}:focus` : args.token;
+    await waitUntil(() => scrolledSoFar(watched), args.scrollWaitMs);
   }
   const drag = args.dragEnd ? finishDragWatch({ token: args.token, ...args.dragEnd }) : undefined;
   const [scroll, delta] = await Promise.all([

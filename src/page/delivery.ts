@@ -22,6 +22,8 @@ interface Watch extends ArmedWatch {
   strayAt: Map<string, string>;
   /** Typing (DeliveryArgs.pin): the element every key must reach, and how the keys went. */
   pin?: KeyPin;
+  /** Where the document was scrolled, and its URL's fragment, when the watch was armed. */
+  scrollAt: { x: number; y: number; hash: string };
 }
 
 interface KeyPin {
@@ -76,6 +78,7 @@ export function armDelivery(args: DeliveryArgs): { armed: true; docId: string } 
     strayAt: new Map(),
     remove: () => undefined,
     timer: 0,
+    scrollAt: { x: window.scrollX, y: window.scrollY, hash: location.hash },
     ...(args.pin ? { pin: { target: args.ref ? targetOf({ ref: args.ref }) : null, keys: 0, away: 0, lastKey: '' } } : {}),
   };
   // A pinned watch aims at the ref's element; its events are judged by where focus is (keyReached).
@@ -105,6 +108,12 @@ export function deepActiveElement(): Element | null {
   return active;
 }
 
+/** Whether the document has scrolled since the watch `token` was armed (false when the token is unknown). */
+export function scrolledSoFar(token: string): boolean {
+  const at = watches.get(token)?.scrollAt;
+  return at !== undefined && (Math.abs(window.scrollX - at.x) >= 1 || Math.abs(window.scrollY - at.y) >= 1);
+}
+
 /** Whether every one of `need` has reached the target so far (true when the token is unknown: nothing to wait for). */
 export function deliveredSoFar(token: string, need: string[]): boolean {
   const watch = watches.get(token);
@@ -127,6 +136,8 @@ export function readDelivery(args: { token: string; need: string[] }): DeliveryR
     stray: [...watch.stray],
     focus: watch.followFocus && target ? summarize(target) : undefined,
   };
+  const scrolled = scrolledSince(watch.scrollAt);
+  if (scrolled) report.scrolled = scrolled;
   const pin = watch.pin;
   if (pin?.firstAway) {
     // Some keys went to another element than the one typed into: the page moved focus in the middle of the text.
@@ -149,6 +160,38 @@ export function readDelivery(args: { token: string; need: string[] }): DeliveryR
     if (at.length) report.landed = at.join('; ');
   }
   return report;
+}
+
+/** How far the document scrolled since `at`, and what the new fragment points at (its section's heading). */
+function scrolledSince(at: Watch['scrollAt']): DeliveryReport['scrolled'] {
+  const dx = Math.round(window.scrollX - at.x);
+  const dy = Math.round(window.scrollY - at.y);
+  if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return undefined;
+  if (location.hash === at.hash || !location.hash) return { dx, dy };
+  let target: Element | null = null;
+  try {
+    target = document.querySelector(':target');
+  } catch {
+    // No :target support: the scroll is reported without it.
+  }
+  if (!target) return { dx, dy };
+  return { dx, dy, to: describe(headingOf(target) ?? target) };
+}
+
+const HEADING = 'h1, h2, h3, h4, h5, h6, [role=heading]';
+
+/**
+ * The heading that says where a fragment jump went: the target itself, its own heading (an id on a <section>), or
+ * for an empty anchor (Sphinx's `<span id>` before a heading) the heading right after it or its section's.
+ */
+function headingOf(target: Element): Element | null {
+  if (target.matches(HEADING)) return target;
+  const own = target.querySelector(`:scope > :is(${HEADING})`);
+  if (own) return own;
+  if ((target.textContent ?? '').trim()) return null;
+  const next = target.nextElementSibling;
+  if (next?.matches(HEADING)) return next;
+  return target.parentElement?.querySelector(`:scope > :is(${HEADING})`) ?? null;
 }
 
 function where(watch: Watch, type: string): string {

@@ -142,6 +142,8 @@ export const computerOutput = z.object({
     .object({ ref: z.string(), role: z.string(), name: z.string(), opened_by: z.string().optional(), items: z.array(z.string()), item_lines: z.array(z.string()).optional() })
     .optional(),
   scrolled: z.object({ x: z.number(), y: z.number() }).optional(),
+  /** A click or key that scrolled the document (a fragment link): by how much, and the fragment's target. */
+  page_scrolled: z.object({ dx: z.number(), dy: z.number(), to: z.string().optional() }).optional(),
   note: z.string().optional(),
   downloads: z.array(z.object({ url: z.string(), file: z.string(), status: z.string(), path: z.string().optional() })).optional(),
 });

@@ -72,6 +72,14 @@ export interface Chord {
   key: string | null;
 }
 
+/** Keys whose default action scrolls the document (with no modifier but shift), when no field has focus. */
+const SCROLLING_KEYS = new Set(['\uE00D', ' ', '\uE00E', '\uE00F', '\uE010', '\uE011', '\uE012', '\uE013', '\uE014', '\uE015']);
+
+/** Whether any of `chords` may scroll the document by its default action. */
+export function mayScroll(chords: Chord[]): boolean {
+  return chords.some((chord) => chord.key !== null && SCROLLING_KEYS.has(chord.key) && chord.modifiers.every((modifier) => modifier === 'shift'));
+}
+
 export function modifierFromName(name: string): Modifier | undefined {
   return MODIFIER_NAMES[name.toLowerCase()];
 }

@@ -1,7 +1,7 @@
 // type and key: keyboard input to whatever holds focus (type with a ref clicks that field first, unless it already
 // has focus, and types after its text only once focus is there).
 import { END_KEY, chordActions, keySource, textKeys, typeSources } from '../../browser/input/keyboard.js';
-import { parseKeySequence } from '../../browser/input/keys.js';
+import { mayScroll, parseKeySequence } from '../../browser/input/keys.js';
 import { clickActions, mouseSource, moveTo, type InputSource } from '../../browser/input/pointer.js';
 import { PASTE_CHORD, withClipboardText } from '../../browser/clipboard.js';
 import { DeltaWatch } from '../../browser/delta.js';
@@ -13,6 +13,8 @@ import { actionResult, summaryText } from './result.js';
 import { FRAME_EVENT_WAIT_MS, aim, aimAtFocus, dispatch, newToken, pointerAt, pressRefused, type Aim, type Dispatched } from '../../browser/action-engine.js';
 
 const KEYS = { watch: ['keydown', 'input'], need: ['keydown'] };
+/** Longest wait for the scroll a key like End starts (it lands ~10-60 ms after the key events return), ms. */
+const KEY_SCROLL_WAIT_MS = 150;
 /** Key presses per performActions call, so a long text cannot run into the action timeout. */
 const CHUNK = 400;
 
@@ -178,7 +180,12 @@ const key: ActionHandler = async (context, args) => {
   const focused = await aimFocus(context, token, delta);
   const actions = [];
   for (let i = 0; i < repeat; i++) for (const chord of chords) actions.push(...chordActions(chord));
-  const dispatched = await dispatch(context, { context: focused.context, inputContext: focused.context, delta }, [[keySource(actions)]], { token, need: [], focusNeed: KEYS.need });
+  const dispatched = await dispatch(context, { context: focused.context, inputContext: focused.context, delta }, [[keySource(actions)]], {
+    token,
+    need: [],
+    focusNeed: KEYS.need,
+    ...(mayScroll(chords) ? { scrollWaitMs: KEY_SCROLL_WAIT_MS } : {}),
+  });
   const focus = dispatched.conclusion?.focusDelivery;
   return actionResult({
     action: 'key',
