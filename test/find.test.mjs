@@ -21,6 +21,12 @@ describe('find: scored matches with refs and boxes, across shadow roots and fram
     expect(text).to.be.greaterThan(1);
   });
 
+  it('calls a link wrapped over two lines shown, though its box has a gap at the centre', async function () {
+    const [match] = await find('the wrapped contents link');
+    expect(match).to.include({ role: 'link', name: 'the wrapped contents link', visible: true });
+    expect(match.box.height).to.be.above(25);
+  });
+
   it('ranks a shown element above a hidden one of the same name, and says which is hidden', async function () {
     const matches = (await find('export')).filter((m) => m.name === 'Export');
     expect(matches).to.have.length(2);
