@@ -105,10 +105,11 @@ export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
     lines.push(`Title now "${report.title}"`);
   }
   // A scroll action says how far it went itself.
-  if (report?.scrolled && !dispatched.delta?.navigated && outcome.action !== 'scroll') {
-    const { dx, dy, to } = report.scrolled;
+  const scrolled = !dispatched.delta?.navigated && outcome.action !== 'scroll' ? report?.scrolled : undefined;
+  if (scrolled) {
+    const { dx, dy, to } = scrolled;
     const by = [dy ? `${dy > 0 ? 'down' : 'up'} ${Math.abs(dy)} px` : '', dx ? `${dx > 0 ? 'right' : 'left'} ${Math.abs(dx)} px` : ''].filter(Boolean).join(' and ');
-    result.page_scrolled = report.scrolled;
+    result.page_scrolled = scrolled;
     const alone = delta && !delta.delta && !delta.navigated;
     lines.push(`The page scrolled ${by}${to ? `, to ${to}` : ''}${alone ? '; nothing else changed' : ''}.`);
   }
@@ -133,7 +134,7 @@ export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
     if (delta.navigated) lines.push(`New page${where}`);
     lines.push(delta.delta);
   } else if (delta && !delta.navigated) {
-    if (!report?.scrolled) lines.push('No change on the page.');
+    if (!scrolled) lines.push('No change on the page.');
   } else if (navigated && report) {
     lines.push('A new document loaded; earlier refs of this page are stale.');
   }
