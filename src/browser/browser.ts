@@ -141,6 +141,10 @@ export class Browser extends EventEmitter<{
       bidi = await BidiConnection.connect(`${firefox.endpoint}/session`);
       const session = await openSession(bidi, Boolean(options.acceptInsecureCerts));
       const sessionAt = performance.now() - firefox.phases.startedAt;
+      // On the user's own prefs (browser.startup.page=3 restores the last session), a tab opened before Firefox's
+      // startup tasks end could be rearranged under us: seen as a navigate that never answered (1 start in 6 with
+      // the other core busy). Firefox answers session.new once they have ended; that answer is awaited first.
+      if (session.version === null && firefox.profile.usersOwnPrefs) session.version = await session.answer;
       const browser = await Browser.attach(bidi, host, options, session.version ?? 'Firefox');
       browser.startup = { ...firefox.phases, session: sessionAt, ready: performance.now() - firefox.phases.startedAt };
       if (session.version === null) {
@@ -538,6 +542,19 @@ export class Browser extends EventEmitter<{
     return this.options.maxTabsPerGroup ?? Infinity;
   }
 
+  /**
+   * Before a script's browser closes: requests its last steps started (a form's fetch on submit) get to finish, at
+   * most `maxMs`. A request's network event can trail the step that started it (under load, past its reply), so
+   * the tabs are looked at again after a short grace before "nothing in flight" counts.
+   */
+  async drainRequests(maxMs: number): Promise<void> {
+    const deadline = Date.now() + maxMs;
+    const inFlight = () => [...this.tabsById.values()].some((tab) => !tab.isClosed && tab.network.inFlight() > 0);
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    if (!inFlight()) await pause(REQUEST_EVENT_GRACE_MS);
+    while (inFlight() && Date.now() < deadline && !this.crashed) await pause(25);
+  }
+
   tabsOfGroup(groupId: string): Tab[] {
     return [...this.tabsById.values()].filter((tab) => tab.groupId === groupId && !tab.isClosed);
   }
@@ -578,5 +595,7 @@ export class Browser extends EventEmitter<{
   }
 }
 
+/** How long a request's network event may trail the step that started it, at a script's end, ms. */
+const REQUEST_EVENT_GRACE_MS = 150;
 /** How long a close right after launch waits for Firefox to finish starting before asking it to quit. */
 const STARTUP_QUIT_WAIT_MS = 3_000;

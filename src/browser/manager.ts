@@ -147,6 +147,11 @@ export class BrowserManager {
     await browser.close().catch(() => undefined);
   }
 
+  /** A script ends: the live browser's requests in flight get up to `maxMs` to finish before it closes. */
+  async drainRequests(maxMs: number): Promise<void> {
+    await this.live?.drainRequests(maxMs).catch(() => undefined);
+  }
+
   async close(): Promise<void> {
     this.shuttingDown = true;
     this.disarmIdle();

@@ -151,6 +151,11 @@ export class OwnedProfile {
     readonly isolated: boolean,
     /** Firefox has never run on it: it may start from a saved first run (warm-profile.ts). */
     readonly firstRun: boolean,
+    /**
+     * The folder has the user's own user.js: Firefox runs on their prefs, session restore among them, which
+     * rearranges the window's tabs once the startup tasks end (see Browser.launch).
+     */
+    readonly usersOwnPrefs = false,
   ) {}
 
   /** Creates (or reuses) the profile, takes its lock and refreshes the prefs from the template. */
@@ -166,7 +171,7 @@ export class OwnedProfile {
     if (named) chmodSync(dir, 0o700);
     OwnedProfile.takeLock(dir);
     const theirs = isolated ? null : foreignUserJs(dir);
-    const owned = new OwnedProfile(dir, isolated, theirs === null && !existsSync(join(dir, 'prefs.js')));
+    const owned = new OwnedProfile(dir, isolated, theirs === null && !existsSync(join(dir, 'prefs.js')), theirs !== null);
     if (theirs !== null) {
       // The user's own user.js is never written over, appended to or moved (a crash could not put it back, and prefs
       // Firefox read from a file of ours would stay in prefs.js anyway): the profile runs as the user set it up.

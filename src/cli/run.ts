@@ -11,6 +11,9 @@ import { ScriptParseError, parseScript, parseStepLine, type ScriptStep } from '.
 import { ScriptRunner, type StepOutcome } from './script-runner.js';
 import { startupLine } from './startup-report.js';
 
+/** At a script's end, the longest wait for requests its last steps started, ms. */
+const SCRIPT_END_REQUESTS_MS = 2_000;
+
 /** The JSON line of a step: everything but the model-facing text. */
 function jsonLine(outcome: StepOutcome): string {
   const { text: _text, ...rest } = outcome;
@@ -60,6 +63,8 @@ export async function runScriptCommand(scriptPath: string, options: ServerOption
     if (flags.verbose) process.stderr.write(startupLine('run', manager.lastStartup, firstStepAt));
     return passed ? 0 : 1;
   } finally {
+    // The last step's request (a form's fetch on submit) would die with the browser.
+    await manager.drainRequests(SCRIPT_END_REQUESTS_MS);
     await session.close().catch(() => undefined);
     await manager.close();
   }
@@ -145,6 +150,7 @@ export async function runInteractive(options: ServerOptions): Promise<number> {
     }
   } finally {
     rl.close();
+    await manager.drainRequests(SCRIPT_END_REQUESTS_MS);
     await session.close().catch(() => undefined);
     await manager.close();
   }
