@@ -14,7 +14,7 @@ describe('replies of actions that scroll the page', function () {
       // As Sphinx writes it: a contents link, and an empty anchor span before the section's heading.
       '/doc': html(
         `<title>doc</title><a href="#cli">Command line</a>${filler(120)}<section id="command-line"><span id="cli"></span><h2>Command line interface</h2>` +
-          `<p>Options.</p></section>${filler(40)}<label>Name <input id="name"></label>`,
+          `<p>Options.</p></section>${filler(40)}`,
       ),
     },
   });
@@ -41,13 +41,4 @@ describe('replies of actions that scroll the page', function () {
     expect(await key('PageDown')).to.match(/The page scrolled down \d+ px/);
   });
 
-  it('keys typed into a field do not report a scroll or wait for one', async function () {
-    const { server, fixtures, tabId } = browser;
-    await server.ok('navigate', { tabId, url: fixtures.url('/doc') });
-    const field = server.text(await server.ok('find', { tabId, query: 'textbox Name' }));
-    const ref = /textbox "Name" \[ref=(ref_\d+)\]/.exec(field)[1];
-    await server.ok('computer', { tabId, action: 'type', ref, text: 'abc' });
-    const reply = server.text(await server.ok('computer', { tabId, action: 'key', text: 'Home' }));
-    expect(reply).to.not.match(/The page scrolled/);
-  });
 });

@@ -1,7 +1,7 @@
 // One page call before and one after each input action. Before: aim (guard), arm the probes, start the delta's
 // watch. After: finish the drag, read the probes, render the delta. Each round trip saved is ~2-4 ms per action.
 import type { ActionConclusion, ActionPreparation, PageDelta, PrepareArgs, ConcludeArgs } from '../browser/page-types.js';
-import { armDelivery, deepActiveElement, deliveredSoFar, readDelivery, scrolledSoFar } from './delivery.js';
+import { armDelivery, deepActiveElement, deliveredSoFar, readDelivery, scrollLanded } from './delivery.js';
 import { waitUntil } from './wait.js';
 import { summarize } from './describe.js';
 import { deltaFinish, deltaStart } from './delta.js';
@@ -80,8 +80,7 @@ export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusi
     );
   }
   if (args.scrollWaitMs && !keepsKeys(deepActiveElement())) {
-    const watched = args.focusNeed ? `${args.token}:focus` : args.token;
-    await waitUntil(() => scrolledSoFar(watched), args.scrollWaitMs);
+    await scrollLanded(args.focusNeed ? `${args.token}:focus` : args.token, args.scrollWaitMs);
   }
   const drag = args.dragEnd ? finishDragWatch({ token: args.token, ...args.dragEnd }) : undefined;
   const [scroll, delta] = await Promise.all([

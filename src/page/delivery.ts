@@ -108,10 +108,24 @@ export function deepActiveElement(): Element | null {
   return active;
 }
 
-/** Whether the document has scrolled since the watch `token` was armed (false when the token is unknown). */
-export function scrolledSoFar(token: string): boolean {
+/**
+ * Resolves once the document has scrolled since the watch `token` was armed, or after `ms`. Looked at every 8 ms
+ * on a timer: a page already at its end must not cost a busy loop for the whole wait.
+ */
+export function scrollLanded(token: string, ms: number): Promise<void> {
   const at = watches.get(token)?.scrollAt;
-  return at !== undefined && (Math.abs(window.scrollX - at.x) >= 1 || Math.abs(window.scrollY - at.y) >= 1);
+  if (!at) return Promise.resolve();
+  const moved = () => Math.abs(window.scrollX - at.x) >= 1 || Math.abs(window.scrollY - at.y) >= 1;
+  if (moved()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const finish = () => {
+      window.clearInterval(poll);
+      window.clearTimeout(limit);
+      resolve();
+    };
+    const poll = window.setInterval(() => moved() && finish(), 8);
+    const limit = window.setTimeout(finish, ms);
+  });
 }
 
 /** Whether every one of `need` has reached the target so far (true when the token is unknown: nothing to wait for). */
