@@ -218,9 +218,9 @@ describe('real apps: replies an agent can trust (issue 18)', function () {
       await call('computer', { action: 'type', ref: box, text: 'getrecursionlimit' });
       // Sphinx fetches its search index after the page is parsed, then renders the results.
       const found = await call('computer', { action: 'left_click', ref: go });
-      expect(found).to.match(/^New page: Search/m);
-      if (!/- link "sys\.getrecursionlimit" \[ref=ref_\d+\]/.test(found)) expect(found).to.match(/\(The page had not settled: [^)]* after \d\.\d s; this is what it showed then\.\)/);
-      else expect(found).to.match(/- textbox "Search" \[ref=ref_\d+\] \[value="getrecursionlimit"\]/);
+      expect(found, found).to.match(/^New page: Search/m);
+      if (!/- link "sys\.getrecursionlimit" \[ref=ref_\d+\]/.test(found)) expect(found, found).to.match(/\(The page had not settled: [^)]* after \d\.\d s; this is what it showed then\.\)/);
+      else expect(found, found).to.match(/- textbox "Search" \[ref=ref_\d+\] \[value="getrecursionlimit"\]/);
     });
 
     it('Enter in the Python docs search box says the key went to that box, and answers with the search page', async function () {
