@@ -215,7 +215,8 @@ describe('real apps: replies an agent can trust (issue 18)', function () {
       const page = await call('navigate', { url: apps.url('/pydocs/library/sys.html') });
       const box = /- textbox "Quick search" \[ref=(ref_\d+)\]/.exec(page)[1];
       const go = /- button "Go" \[ref=(ref_\d+)\]/.exec(page)[1];
-      await call('computer', { action: 'type', ref: box, text: 'getrecursionlimit' });
+      const typed = await call('computer', { action: 'type', ref: box, text: 'getrecursionlimit' });
+      expect(typed, typed).to.match(/- textbox "Quick search" \[ref=ref_\d+\] \[value="getrecursionlimit"\]/);
       // Sphinx fetches its search index after the page is parsed, then renders the results.
       const found = await call('computer', { action: 'left_click', ref: go });
       expect(found, found).to.match(/^New page: Search/m);
