@@ -90,6 +90,9 @@ describe('real apps: delivery verdicts and what actions report', function () {
       // agSelectCellEditor opens as a collapsed combobox: no option exists in the page until its list is opened.
       const edit = await act({ action: 'double_click', ref: await ref(/gridcell "Pending"/) });
       expect(text(edit)).to.match(/- combobox[^\n]*\[ref=ref_\d+\][^\n]*\[expanded=false\]/);
+      // The editor draws its choice as text: that is its value, on its line and not again as a text line under it.
+      expect(text(edit)).to.match(/- combobox \[ref=ref_\d+\][^\n]* \[value="Pending"\]$/m);
+      expect(text(edit)).to.not.match(/^ *- text: Pending$/m);
       expect(text(edit)).to.not.include('option "Shipped"');
       const combo = /- combobox[^\n]*\[ref=(ref_\d+)\][^\n]*\[expanded=false\]/.exec(text(edit))[1];
       const opened = await act({ action: 'left_click', ref: combo });
@@ -99,6 +102,9 @@ describe('real apps: delivery verdicts and what actions report', function () {
       const result = await act({ action: 'left_click', ref: shipped });
       expect(result.structuredContent.delivered, text(result)).to.equal(true);
       expect(text(result)).to.not.include('NOT delivered');
+      // The list went with its wrapper: said once, as closed, not again as removed.
+      expect(text(result)).to.include('- closed: listbox');
+      expect(text(result)).to.not.include('removed: listbox');
       expect(await until(pageText, (t) => t.includes('order 1 status: Pending -> Shipped'), 'the change')).to.include('Shipped');
     });
   });

@@ -281,7 +281,8 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     const where = parent.nodeType === Node.ELEMENT_NODE ? nearestWithRole(parent) : null;
     const under = where && where.isConnected ? ` from ${roleOf(where)}${nameSuffix(where, roleOf(where)!)} [ref=#${localIdOf(where)}]` : '';
     for (const element of described) {
-      if (closed.some((popup) => popup.element === element)) continue;
+      // A closed popup was said above, also when what was removed is a wrapper of it without a role of its own.
+      if (closed.some((popup) => popup.element === element || (!roleOf(element) && element.contains(popup.element)))) continue;
       const role = roleOf(element) ?? roleOf(element.querySelector('[role], dialog, ul, ol, table, form, nav') ?? element);
       // Nothing with a role: what was lost is its text, unless it was redrawn (new elements in the same place, or
       // the same text still there, as code editors and virtual lists redraw their lines).

@@ -33,7 +33,8 @@ function ownText(element: Element): string {
 
 function extras(element: Element): string {
   const parts = [element.getAttribute('placeholder'), element.getAttribute('title'), element.getAttribute('alt'), element.id, element.getAttribute('name')];
-  if (INTERACTIVE.has(roleOf(element) ?? '')) parts.push(fieldValue(element));
+  const role = roleOf(element) ?? '';
+  if (INTERACTIVE.has(role)) parts.push(fieldValue(element, role));
   return parts.filter(Boolean).join(' ').toLowerCase();
 }
 

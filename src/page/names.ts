@@ -36,7 +36,7 @@ export function nameWasCut(): boolean {
 }
 
 /** Text of a subtree as a name: text nodes, alt of images, aria-label of parts; hidden parts left out. */
-export function textOf(node: Node, budget = 400): string {
+export function textOf(node: Node, budget = 400, skip?: (element: Element) => boolean): string {
   let out = '';
   let stopped = false;
   // Runs of spaces collapsed as they come, so the budget counts what the name will show.
@@ -55,7 +55,7 @@ export function textOf(node: Node, budget = 400): string {
     }
     if (current.nodeType !== Node.ELEMENT_NODE) return;
     const element = current as Element;
-    if (SKIPPED_TAGS.has(element.localName) || element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('hidden')) return;
+    if (SKIPPED_TAGS.has(element.localName) || element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('hidden') || skip?.(element)) return;
     const label = element.getAttribute('aria-label');
     if (label) {
       add(` ${label} `);
@@ -183,8 +183,11 @@ function labelText(label: HTMLLabelElement, control: Element): string {
   return squash(out);
 }
 
-/** The value a form field shows, or null for none; never the value of a password field. */
-export function fieldValue(element: Element): string | null {
+/**
+ * The value a form field shows, or null for none; never the value of a password field. `role`: the element's role
+ * where it says more than its tag (a combobox drawn with elements).
+ */
+export function fieldValue(element: Element, role?: string): string | null {
   const tag = element.localName;
   if (tag === 'input') {
     const input = element as HTMLInputElement;
@@ -200,8 +203,16 @@ export function fieldValue(element: Element): string | null {
   }
   if ((element as HTMLElement).isContentEditable) return squash((element as HTMLElement).innerText ?? element.textContent ?? '');
   const now = element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow');
-  return now;
+  if (now !== null || role !== 'combobox') return now;
+  // A combobox drawn with elements (ag-grid's select editor, many design systems) shows its chosen option as its
+  // text: that is its value, as browsers expose it. Its popup list and its open button, kept inside it, are not.
+  // Its children's text: its own aria-label is its name, not its value.
+  const skip = (inner: Element) => inner.localName === 'button' || NOT_COMBOBOX_VALUE.has(inner.getAttribute('role') ?? '');
+  return squash(Array.from(composedChildren(element), (child) => textOf(child, 400, skip)).join(' ')) || null;
 }
+
+/** Roles of the parts a drawn combobox may keep inside itself besides its value. */
+const NOT_COMBOBOX_VALUE = new Set(['button', 'listbox', 'option', 'tree', 'grid', 'dialog', 'menu']);
 
 /** States shown after the name, e.g. ` [checked] [expanded=false]`. */
 export function statesOf(element: Element, role: string): string {

@@ -328,7 +328,8 @@ export class SnapshotWalker {
       return;
     }
     if (tag === 'input' || tag === 'textarea') return;
-    if (NAME_FROM_CONTENT.has(role)) {
+    // A drawn combobox's text is its value, already on its line: only the controls inside it are listed.
+    if (NAME_FROM_CONTENT.has(role) || role === 'combobox') {
       childFlags.quiet = true;
       childFlags.onlyControls = true;
     }
@@ -391,7 +392,7 @@ export class SnapshotWalker {
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider' || role === 'file' || role === 'listbox') {
       // An editor's hidden input whose text is drawn as lines of the page (CodeMirror 5) holds only a typing
       // buffer: the lines say what the field holds. Where the drawing is aria-hidden (Monaco), its value does.
-      const value = drawsItsText(element) ? '' : fieldValue(element);
+      const value = drawsItsText(element) ? '' : fieldValue(element, role);
       const valueLimit = this.options.wholeText ? this.options.maxChars : 120;
       const around = value && this.options.aroundCaret ? caretLines(element, value) : null;
       // Line breaks are shown as \n: a value must stay on its line.

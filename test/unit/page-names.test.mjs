@@ -54,4 +54,17 @@ describe('unit: page roles, names and states (happy-dom)', function () {
     expect(page.fieldValue(at('#pw'))).to.equal(null);
     expect(page.statesOf(at('#pw'), 'textbox')).to.include('[password]');
   });
+
+  it('gives a combobox drawn with elements the text it shows as its value, without its button or the list inside it', async function () {
+    page = await pageModules(['roles', 'names'], `
+      <div id="drawn" role="combobox" aria-label="Status"><span>Shipped</span><span aria-hidden="true">▾</span><button aria-label="Open"></button>
+        <ul role="listbox"><li role="option">Pending</li><li role="option">Shipped</li></ul></div>
+      <div id="valued" role="combobox" aria-valuetext="Two">2</div>
+      <div id="empty" role="combobox"></div>`);
+    expect(page.fieldValue(at('#drawn'), 'combobox')).to.equal('Shipped');
+    expect(page.fieldValue(at('#valued'), 'combobox')).to.equal('Two');
+    expect(page.fieldValue(at('#empty'), 'combobox')).to.equal(null);
+    // Without the role the same element holds no value: a div is not a field.
+    expect(page.fieldValue(at('#drawn'))).to.equal(null);
+  });
 });
