@@ -36,14 +36,23 @@ describe('computer type by ref: appends to the field, or types at the caret of a
     expect(await value('#notes')).to.equal('first line\nsecond line end');
   });
 
+  it('says what part of a field a key selected: shift+Home in a textarea selects the start of its line', async function () {
+    await type('#notes', ' more');
+    const result = await server.ok('computer', { tabId, action: 'key', text: 'shift+Home' });
+    expect(server.text(result)).to.match(/- textbox "Notes" \[ref=ref_\d+\] \[multiline\] \[value="first line\\nsecond line more"\] \[selected="second line more"\]/);
+  });
+
   it('pasting by ref appends too', async function () {
     await type('#long', '!', { paste: true });
     expect(await value('#long')).to.equal(`${LONG}!`);
   });
 
   it('types over the selection of a focused field: triple_click, then type by ref replaces the text', async function () {
-    await server.ok('computer', { tabId, action: 'triple_click', ref: await ref('#long') });
+    const selected = await server.ok('computer', { tabId, action: 'triple_click', ref: await ref('#long') });
+    // The reply says the next keys will replace the text, which the value alone does not.
+    expect(server.text(selected)).to.match(/- textbox "Long" \[ref=ref_\d+\] \[value="the quick[^"]*"\] \[selected=all\]/);
     const result = await type('#long', 'replaced');
+    expect(server.text(result)).to.not.include('[selected');
     expect(await value('#long')).to.equal('replaced');
     expect(server.text(result)).to.include('It had focus: typed at its caret, no click.');
   });

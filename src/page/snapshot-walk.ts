@@ -108,6 +108,26 @@ function caretLines(element: Element, value: string): { text: string; before: bo
   return { text: lines.slice(from, to).join('\n'), before: from > 0, after: to < lines.length };
 }
 
+/**
+ * ` [selected=all]` or ` [selected="…"]` when a text field has a selection (after ctrl+a or a triple click): the
+ * next keys replace it, which the value alone does not say.
+ */
+function selectionOf(element: Element, value: string): string {
+  if (element.localName !== 'textarea' && element.localName !== 'input') return '';
+  const field = element as HTMLInputElement;
+  let start: number | null;
+  let end: number | null;
+  try {
+    start = field.selectionStart;
+    end = field.selectionEnd;
+  } catch {
+    return '';
+  }
+  if (start === null || end === null || start === end) return '';
+  if (start === 0 && end >= value.length) return ' [selected=all]';
+  return ` [selected=${quote(clip(value.slice(start, end), 60)).replace(/\n/g, '\\n')}]`;
+}
+
 /** The block a text node belongs to (its paragraph, cell or item), else its parent. */
 function blockOf(text: Node): Element | null {
   const parent = composedParent(text);
@@ -399,6 +419,7 @@ export class SnapshotWalker {
       if (around) line += ` [value=${around.before ? '…' : ''}${quote(clip(around.text, valueLimit)).replace(/\n/g, '\\n')}${around.after ? '…' : ''}]`;
       else if (value) line += ` [value=${quote(clip(value, valueLimit)).replace(/\n/g, '\\n')}]`;
       if (value && (around?.text ?? value).length > valueLimit) cut = true;
+      if (value && this.options.aroundCaret) line += selectionOf(element, value);
     }
     // A dropdown too long to list by default says how many options it has (read it by ref_id to list them).
     if (element.localName === 'select' && role === 'combobox') {
