@@ -95,6 +95,12 @@ describe('read_page: accessibility-style snapshots with lasting refs', function 
     expect(snapshot).to.match(/- button "Shadow button" \[ref=ref_\d+\]/);
     expect(snapshot).to.match(/- textbox "Shadow field" \[ref=ref_\d+\] \[value="in shadow"\]/);
     expect(snapshot).to.match(/- link "Deep link" \[ref=ref_\d+\]/);
+    // Text given to a slot, or in an element without a box of its own, is text of the page like any other.
+    expect(snapshot).to.match(/^- text: Text given to a default slot$/m);
+    expect(snapshot).to.match(/^ {2}- text: Footnote$/m);
+    expect(snapshot).to.match(/^- text: Text of a box-less div$/m);
+    const slotted = (await server.ok('find', { tabId, query: 'given to a default slot' })).structuredContent.matches[0];
+    expect(slotted).to.include({ name: 'Text given to a default slot', visible: true });
     const inner = refOf(snapshot, /button "Shadow button"/);
     const sub = await read({ ref_id: inner });
     expect(sub.snapshot).to.match(/^- button "Shadow button"/);

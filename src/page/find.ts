@@ -1,7 +1,7 @@
 // find on the page side: query words scored against each element's role, name, label, placeholder, value and own
 // text. An exact name beats a partial one, shown beats hidden, controls beat static content.
 import type { PageFindMatch, PageFindResult } from '../browser/page-types.js';
-import { composedParent } from './composed.js';
+import { composedChildren, composedParent } from './composed.js';
 import { drawnBy } from './drawn.js';
 import { placeOf, virtualizedNote } from './find-place.js';
 import { excerptAround, matchIn, parseQuery, scanWords, tokensIn, type QueryWord } from './find-match.js';
@@ -25,10 +25,26 @@ interface Candidate {
   excerpt: string;
 }
 
+/** The text shown directly in an element: its own text nodes in the rendered tree, those given to its slots included. */
 function ownText(element: Element): string {
   let text = '';
-  for (let child = element.firstChild; child; child = child.nextSibling) if (child.nodeType === Node.TEXT_NODE) text += child.nodeValue;
+  const add = (parent: Node): void => {
+    const children = composedChildren(parent);
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i]!;
+      if (child.nodeType === Node.TEXT_NODE) text += child.nodeValue;
+      else if ((child as Element).localName === 'slot') add(child);
+    }
+  };
+  add(element);
   return squash(text);
+}
+
+/** The element that shows a text node: a slot it was given to has no box of its own, the slot's parent does. */
+function shownIn(node: Node): Element | null {
+  let parent = composedParent(node);
+  while (parent?.localName === 'slot') parent = composedParent(parent);
+  return parent;
 }
 
 function extras(element: Element): string {
@@ -151,7 +167,7 @@ function gather(words: string[]): Map<Element, number> {
       if (element) found.push(element);
     }
   };
-  const elementOf = (node: Node | null): Element | null => (!node ? null : node.nodeType === Node.ELEMENT_NODE ? (node as Element) : composedParent(node));
+  const elementOf = (node: Node | null): Element | null => (!node ? null : node.nodeType === Node.ELEMENT_NODE ? (node as Element) : shownIn(node));
   for (const result of rarest.results) take(result.snapshotLength, (i) => elementOf(result.snapshotItem(i)));
   for (const list of rarest.byRole) take(list.length, (i) => list[i] ?? null);
   for (const element of found) {

@@ -286,8 +286,11 @@ export class SnapshotWalker {
       anywhere = band === 'inside';
     }
     const role = roleOf(element);
-    // renders() said it has a box, so one more call tells visibility:hidden apart.
-    const hidden = !element.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions);
+    // renders() said it has a box, so one more call tells visibility:hidden apart. An element without a box of
+    // its own (a slot, display: contents) fails that check too: its style says whether its text is hidden.
+    const hidden =
+      !element.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions) &&
+      (element.checkVisibility() || getComputedStyle(element).visibility !== 'visible');
     const childFlags: Flags = { ...flags, hiddenText: hidden, anywhere: flags.anywhere || anywhere, inRow: role === 'row' || (!role && flags.inRow) };
     const shownInRow = flags.inRow === true && (role === 'columnheader' || role === 'rowheader');
     const tail = this.options.focus?.tails?.get(element);
