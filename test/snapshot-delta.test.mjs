@@ -91,3 +91,50 @@ describe('deltas leave out what did not change, and follow a form submission to 
     expect(stale.structuredContent.error).to.include({ code: 'ref_stale', reason: 'other_document' });
   });
 });
+
+const TRANSITIONS = `<!doctype html><meta charset=utf-8><title>transitions</title>
+<style>
+  #save { border: 2px solid gray; transition: border-color 1.5s, box-shadow 1.5s; }
+  #save.busy { border-color: blue; box-shadow: 0 0 4px blue; }
+  #tips { transition: opacity 0.4s; }
+  #tips.fading { opacity: 0; }
+</style>
+<button id=save>Save</button><p id=status>Idle</p>
+<ul id=tips aria-label=Tips><li>Tip one</li></ul><button id=close>Close tips</button>
+<script>
+  const status = document.getElementById('status');
+  const save = document.getElementById('save');
+  const tips = document.getElementById('tips');
+  save.onclick = () => {
+    save.classList.add('busy');
+    status.textContent = 'Saving';
+    save.addEventListener('transitionend', () => { status.textContent = 'Ring done'; }, { once: true });
+  };
+  document.getElementById('close').onclick = () => {
+    tips.classList.add('fading');
+    tips.addEventListener('transitionend', () => { tips.hidden = true; }, { once: true });
+  };
+</script>`;
+
+describe('deltas wait for transitions that change what is shown, not for colours', function () {
+  let server;
+  let tabId;
+  const browser = useBrowser({ routes: { '/transitions': (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(TRANSITIONS) }, page: '/transitions' });
+  beforeEach(function () {
+    ({ server, tabId } = browser);
+  });
+
+  it('answers a click whose focus ring fades in colour without waiting for the colour', async function () {
+    const snap = (await server.ok('read_page', { tabId })).structuredContent.snapshot;
+    const click = await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snap, /button "Save"/) });
+    expect(click.structuredContent.delta).to.include('text: Saving');
+    // The page writes this when the 1.5 s colour transition ends: a reply that waited for it would show it.
+    expect(click.structuredContent.delta).to.not.include('Ring done');
+  });
+
+  it('waits for a fade that ends with the element hidden, and says it is hidden', async function () {
+    const snap = (await server.ok('read_page', { tabId })).structuredContent.snapshot;
+    const click = await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snap, /button "Close tips"/) });
+    expect(click.structuredContent.delta).to.match(/^- hidden: list "Tips"$/m);
+  });
+});

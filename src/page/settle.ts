@@ -9,7 +9,10 @@ import { renders } from './snapshot-walk.js';
 
 const OBSERVE: MutationObserverInit = { childList: true, subtree: true, attributes: true, characterData: true };
 
-/** Transitions and animations that will end by themselves (an endless spinner never does, so it is not waited for). */
+/**
+ * Transitions and animations that will end by themselves (an endless spinner never does, so it is not waited for)
+ * and change more than paint: a focus ring's colour or shadow changes nothing a snapshot shows.
+ */
 export function runningAnimations(): Animation[] {
   if (typeof document.getAnimations !== 'function') return [];
   // Web components animate inside their shadow roots (a dropdown's panel, a dialog's overlay).
@@ -17,8 +20,27 @@ export function runningAnimations(): Animation[] {
   return [...new Set(all)].filter((animation) => {
     if (animation.playState !== 'running') return false;
     const timing = animation.effect?.getComputedTiming();
-    return timing !== undefined && Number.isFinite(timing.endTime as number) && timing.iterations !== Infinity;
+    return timing !== undefined && Number.isFinite(timing.endTime as number) && timing.iterations !== Infinity && !paintOnly(animation);
   });
+}
+
+/**
+ * Properties that change only how things are painted, never what is shown, where, or whether: colours, shadows,
+ * outlines, filters. Opacity is not one of them: a fade ends with the element hidden or shown.
+ */
+const PAINT_ONLY =
+  /^(color|background(-color|-image|-position|-size)?|border(-(top|right|bottom|left|block|inline)(-(start|end))?)?-color|outline(-color|-offset|-width|-style)?|box-shadow|text-shadow|text-decoration-color|caret-color|accent-color|column-rule-color|fill|stroke|filter|backdrop-filter)$/;
+const NOT_PROPERTIES = new Set(['offset', 'computedOffset', 'easing', 'composite']);
+
+function paintOnly(animation: Animation): boolean {
+  if (animation instanceof CSSTransition) return PAINT_ONLY.test(animation.transitionProperty);
+  const effect = animation.effect;
+  if (!(effect instanceof KeyframeEffect)) return false;
+  const properties = new Set<string>();
+  for (const frame of effect.getKeyframes()) {
+    for (const key of Object.keys(frame)) if (!NOT_PROPERTIES.has(key)) properties.add(key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`));
+  }
+  return properties.size > 0 && [...properties].every((property) => PAINT_ONLY.test(property));
 }
 
 /** Watches the document and its open shadow roots; returns a stop function. */
