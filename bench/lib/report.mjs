@@ -48,7 +48,7 @@ function markdown(summary) {
       ['snapshot chars', (p) => p.snapshot, (f) => cell(f, 'chars'), 'chars', null],
       ['click by ref ms', (p) => p.click, times, 'p50', 'click'],
       ['click reply chars', (p) => p.click, (f) => cell(f, 'chars'), 'chars', null],
-      ['type ms', (p) => p.type, times, 'p50', null],
+      ['type ms', (p) => p.type, times, 'p50', 'type'],
       ['screenshot ms', (p) => p.screenshot, times, 'p50', 'screenshot'],
     ];
     for (const [label, pick, show, key, floorKey] of rows) {
