@@ -128,6 +128,9 @@ describe('real apps: delivery verdicts and what actions report', function () {
     it('types by the ref of its zero-size textarea through the editor box, at the caret; Enter and Delete show the lines, no removals', async function () {
       await open('/apps/monaco.html', /Editor content/);
       await until(pageText, (t) => t.includes('function greet'), 'the editor text');
+      // Its textarea is empty until typed into: the lines it draws are what the snapshot gives as its value.
+      const tree = server.text(await server.ok('read_page', { tabId }));
+      expect(tree, tree).to.match(/- textbox "Editor content" \[ref=ref_\d+\] \[multiline\] \[value="function greet\(name\) \{\\n {2}return \\"Hello, \\" \+ name;\\n\}"\]/);
       const editor = await ref(/textbox "Editor content"/);
       // find places the editor where a person sees it: the box around its sizeless input.
       const [match] = (await server.ok('find', { tabId, query: 'Editor content' })).structuredContent.matches;

@@ -54,6 +54,31 @@ export function drawsItsText(target: Element): boolean {
 }
 
 /**
+ * The text a code editor draws for its hidden input textarea, top to bottom (Monaco keeps its lines in an
+ * aria-hidden layer, each placed by its top, and its textarea holds at most the lines around the caret), or null
+ * when its box draws no lines. Line numbers (a gutter of digits) are not lines.
+ */
+export function drawnLines(target: Element): string | null {
+  if (target.localName !== 'textarea') return null;
+  const box = drawnBy(target);
+  if (!box) return null;
+  let best: Element | null = null;
+  let most = 0;
+  for (const layer of box.querySelectorAll('[aria-hidden="true"]')) {
+    let count = 0;
+    for (const child of layer.children) if (/\D/.test(child.textContent?.trim() || '0')) count++;
+    if (count > most) {
+      best = layer;
+      most = count;
+    }
+  }
+  if (!best) return null;
+  const lines = [...best.children].map((line) => ({ top: line.getBoundingClientRect().top, text: (line.textContent ?? '').replace(/\u00a0/g, ' ') }));
+  lines.sort((a, b) => a.top - b.top);
+  return lines.map((line) => line.text).join('\n').replace(/\s+$/, '');
+}
+
+/**
  * Finds what a document draws in place of other elements, once per walk (page text, snapshot): the boxes standing
  * for hidden controls, and the pictures (canvas, img) that paint the words of a text layer laid over them.
  */

@@ -3,7 +3,7 @@
 import type { SnapshotHint } from '../browser/page-types.js';
 import { composedChildren, composedParent, shadowOf } from './composed.js';
 import { NAME_LIMIT, clip, defang, fieldValue, nameOf, nameWasCut, quote, squash, statesOf } from './names.js';
-import { drawsItsText } from './drawn.js';
+import { drawnLines, drawsItsText } from './drawn.js';
 import { ICON_BOX_ROLES, iconOnly } from './icon-name.js';
 import { localIdOf } from './registry.js';
 import { BISECT_OVER, ViewBand } from './view-band.js';
@@ -415,7 +415,11 @@ export class SnapshotWalker {
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider' || role === 'file' || role === 'listbox') {
       // An editor's hidden input whose text is drawn as lines of the page (CodeMirror 5) holds only a typing
       // buffer: the lines say what the field holds. Where the drawing is aria-hidden (Monaco), its value does.
-      const value = drawsItsText(element) ? '' : fieldValue(element, role);
+      // Monaco's textarea holds at most the lines around its caret: its drawn lines say what the editor holds
+      // (an action's reply keeps the caret's lines).
+      const linesOnPage = drawsItsText(element);
+      const own = linesOnPage ? '' : fieldValue(element, role);
+      const value = linesOnPage || (own && this.options.aroundCaret) ? own : (drawnLines(element) ?? own);
       const valueLimit = this.options.wholeText ? this.options.maxChars : 120;
       const around = value && this.options.aroundCaret ? caretLines(element, value) : null;
       // Line breaks are shown as \n: a value must stay on its line.
