@@ -116,10 +116,29 @@ const TRANSITIONS = `<!doctype html><meta charset=utf-8><title>transitions</titl
   };
 </script>`;
 
+// A list drawn a few rows per animation frame after a click, the way a virtual grid draws the rows a scroll brings in.
+const FRAMES = `<!doctype html><meta charset=utf-8><title>frames</title>
+<button id=load>Load rows</button><ul id=rows aria-label=Rows></ul>
+<script>
+  document.getElementById('load').onclick = () => {
+    let next = 1;
+    const draw = () => {
+      for (let i = 0; i < 4 && next <= 40; i++, next++) {
+        const item = document.createElement('li');
+        item.textContent = 'Row ' + next;
+        document.getElementById('rows').append(item);
+      }
+      if (next <= 40) requestAnimationFrame(draw);
+    };
+    requestAnimationFrame(draw);
+  };
+</script>`;
+
 describe('deltas wait for transitions that change what is shown, not for colours', function () {
   let server;
   let tabId;
-  const browser = useBrowser({ routes: { '/transitions': (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(TRANSITIONS) }, page: '/transitions' });
+  const html = (body) => (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  const browser = useBrowser({ routes: { '/transitions': html(TRANSITIONS), '/frames': html(FRAMES) }, page: '/transitions' });
   beforeEach(function () {
     ({ server, tabId } = browser);
   });
@@ -136,5 +155,14 @@ describe('deltas wait for transitions that change what is shown, not for colours
     const snap = (await server.ok('read_page', { tabId })).structuredContent.snapshot;
     const click = await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snap, /button "Close tips"/) });
     expect(click.structuredContent.delta).to.match(/^- hidden: list "Tips"$/m);
+  });
+
+  it('follows a render that goes on frame after frame: all 40 rows are in the reply, not the first frame\'s', async function () {
+    const snap = (await server.ok('navigate', { tabId, url: browser.fixtures.url('/frames') })).structuredContent.snapshot;
+    const click = await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snap, /button "Load rows"/) });
+    const { delta } = click.structuredContent;
+    const listed = (delta.match(/- listitem/g) ?? []).length;
+    const counted = Number(/\((\d+) more listitems added or changed/.exec(delta)?.[1] ?? 0);
+    expect(listed + counted, delta).to.equal(40);
   });
 });

@@ -69,6 +69,8 @@ function nextFrame(): Promise<void> {
 
 /** A change this large re-rendered something: its transitions start on the next frame, so wait one. */
 const RERENDER_RECORDS = 10;
+/** Most animation frames followed while each one changes the page. */
+const RENDER_FRAMES_MAX = 20;
 
 /**
  * settle(), then, when the action changed something, the transitions and finite animations it set off (a dialog
@@ -85,7 +87,16 @@ export async function settleAll(current: Recording, args: SettleArgs, seen = 0):
   await settle(current, args.settleMs);
   const bound = args.animationMs ?? 0;
   if (!bound || current.records.length === 0) return undefined;
-  if (current.records.length >= RERENDER_RECORDS) await nextFrame();
+  // Renders driven by animation frames (a virtual grid drawing the rows a scroll brought into view, a few per
+  // frame) go on frame after frame: follow them while each frame brings changes, within the bound.
+  if (current.records.length >= RERENDER_RECORDS) {
+    for (let frames = 0; frames < RENDER_FRAMES_MAX && performance.now() - started < bound; frames++) {
+      const before = current.records.length;
+      await nextFrame();
+      await settle(current, args.settleMs);
+      if (current.records.length === before) break;
+    }
+  }
   for (;;) {
     const left = bound - (performance.now() - started);
     const running = runningAnimations();
