@@ -276,6 +276,9 @@ export function pointerAt(context: ActionScope, point: Point): boolean {
   return Math.round(at.x) === Math.round(point.x) && Math.round(at.y) === Math.round(point.y);
 }
 
+/** How long a tooltip over a click's target may take to go once the pointer has left what it was shown for, ms. */
+const TOOLTIP_LEAVE_MS = 1_000;
+
 /**
  * For a press aimed by ref, run once the pointer has arrived and before the button goes down: what the page
  * changed in answer to the hover (the element replaced, covered or renamed), or undefined when it is still there.
@@ -283,7 +286,8 @@ export function pointerAt(context: ActionScope, point: Point): boolean {
 export async function pressRefused(context: ActionScope, target: Aim): Promise<string | undefined> {
   const was = target.preparation.aim?.target;
   if (!target.refArgs || !was) return undefined;
-  const check = await context.tab.callPage('pressCheck', { ref: target.refArgs, point: target.framePoint, was: { role: was.role, name: was.name } }, { context: target.context });
+  const waitMs = target.preparation.aim?.throughTooltip ? TOOLTIP_LEAVE_MS : undefined;
+  const check = await context.tab.callPage('pressCheck', { ref: target.refArgs, point: target.framePoint, was: { role: was.role, name: was.name }, ...(waitMs ? { waitMs } : {}) }, { context: target.context });
   return check.ok ? undefined : check.changed;
 }
 

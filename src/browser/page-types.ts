@@ -82,6 +82,11 @@ export interface AimResult {
   /** The point lands on an iframe (its page-local id and content-box origin): events go to the frame's own document. */
   frame?: { id: number; origin: PointArgs };
   docId: string;
+  /**
+   * The point is under a tooltip (shown for where the pointer rests now, which leaves with the pointer): the press
+   * waits, after the pointer's arrival, for it to go.
+   */
+  throughTooltip?: true;
 }
 
 /** Checks, in a frame's parent, that the iframe shows the frame-local `point` unobstructed in this viewport. */
@@ -243,6 +248,8 @@ export interface PressCheckArgs {
   point: PointArgs;
   /** What the aim found there. */
   was: { role: string; name: string };
+  /** How long to wait for something over the point to go (a tooltip leaving with the pointer), ms. */
+  waitMs?: number;
 }
 
 export interface PressCheck {

@@ -5,6 +5,7 @@ import { PageError } from './errors.js';
 import { frameOrigin } from './frames.js';
 import { documentId, elementFor, localIdOf } from './registry.js';
 import { waitUntil } from './wait.js';
+import { composedChildren, composedParent } from './composed.js';
 import { drawnBy } from './drawn.js';
 import { focusReaches, hitsTarget } from './hit.js';
 
@@ -90,7 +91,7 @@ export function aimAtRef(args: GuardArgs): AimResult {
   const rect = visibleRect(element);
   const editor = rect ? null : drawnBy(element);
   if (!rect && !editor) throw new PageError('ref_hidden', `${describe(element)} could not be brought into view. Nothing was done.`, { reason: 'out of view' });
-  const points = rect ? candidatePoints(rect) : proxyPoints(element, editor!);
+  const points = [...(rect ? candidatePoints(rect) : proxyPoints(element, editor!)), ...labelPoints(element)];
   if (!points.length) throw new PageError('ref_hidden', `${describe(editor!)} (the editor holding it) could not be brought into view. Nothing was done.`, { reason: 'out of view' });
   let firstHit: Element | null = null;
   for (const point of points) {
@@ -98,10 +99,51 @@ export function aimAtRef(args: GuardArgs): AimResult {
     if (hit && hitsTarget(hit, element)) return { point, target: summarize(element), docId: documentId };
     firstHit ??= hit;
   }
+  // A tooltip shows for where the pointer rests (another element) and goes when the pointer leaves, as a person's
+  // would on the way to this one: aim through it. The press waits for it to go and is held back if it stays.
+  if (firstHit && isTooltip(firstHit)) return { point: points[0]!, target: summarize(element), docId: documentId, throughTooltip: true };
   const cover = firstHit ? describe(firstHit) : 'nothing (the point is outside the document)';
   throw new PageError('target_occluded', `${describe(element)} is covered by ${cover}; nothing was dispatched. Close or scroll away what covers it first.`, {
     covered_by: cover,
   });
+}
+
+/**
+ * Points on a checkbox's or radio's labels, after its own: a click on its label toggles it, and a person clicks
+ * the label's text when the box itself is covered (a tooltip over a switch's toggle).
+ */
+function labelPoints(element: Element): Array<{ x: number; y: number }> {
+  if (element.localName !== 'input' || !['checkbox', 'radio'].includes((element as HTMLInputElement).type)) return [];
+  const labels = (element as HTMLInputElement).labels ?? [];
+  return [...labels].flatMap((label) => {
+    const rect = visibleRect(label);
+    return rect ? candidatePoints(rect) : [];
+  });
+}
+
+/**
+ * Whether `element` is part of a tooltip: inside one, or the popup box drawn around one (Shoelace's sl-popup) and
+ * not much larger than it (an overlay that merely holds a tooltip somewhere is no tooltip).
+ */
+function isTooltip(element: Element): boolean {
+  for (let up: Element | null = element, steps = 0; up && steps < 8; up = composedParent(up), steps++) {
+    if (up.getAttribute('role') === 'tooltip') return true;
+  }
+  const outer = element.getBoundingClientRect();
+  const queue: Node[] = [element];
+  for (let i = 0; i < queue.length && i < 40; i++) {
+    const children = composedChildren(queue[i]!);
+    for (let j = 0; j < children.length; j++) {
+      const child = children[j]!;
+      if (child.nodeType !== Node.ELEMENT_NODE) continue;
+      if ((child as Element).getAttribute('role') === 'tooltip') {
+        const inner = (child as Element).getBoundingClientRect();
+        return inner.width * inner.height > 0 && outer.width * outer.height <= 2 * inner.width * inner.height;
+      }
+      queue.push(child);
+    }
+  }
+  return false;
 }
 
 export function isFrame(element: Element | null): element is HTMLIFrameElement {

@@ -16,7 +16,15 @@ export async function pressCheck(args: PressCheckArgs): Promise<PressCheck> {
   } catch {
     // Removed from the page (or another document came): said below with what is there now.
   }
-  const hit = deepElementFromPoint(args.point.x, args.point.y);
+  let hit = deepElementFromPoint(args.point.x, args.point.y);
+  // A tooltip over the point goes once the pointer has left what it was shown for: give it that long.
+  if (element && args.waitMs) {
+    const until = performance.now() + args.waitMs;
+    while ((!hit || !hitsTarget(hit, element)) && performance.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 16));
+      hit = deepElementFromPoint(args.point.x, args.point.y);
+    }
+  }
   const there = hit ? describe(hit) : 'nothing';
   if (!element) return { ok: false, changed: `the page removed it and put ${there} in its place` };
   if (!hit || !hitsTarget(hit, element)) return { ok: false, changed: `the page put ${there} over it` };

@@ -38,7 +38,11 @@ async function pointerAction(
   // A press by ref goes out only after the page's answer to the pointer's arrival was checked (a page can swap
   // what lies under the pointer on hover); the move is then sent alone first.
   const split = press && target.ref !== undefined && !pointerAt(context, target.point);
-  const path = build(target.framePoint);
+  // A hover where the pointer already rests would move nowhere and fire nothing: it steps a pixel aside and back,
+  // so the element gets its pointer events and the reply a real delivery check.
+  const resting = args.action === 'hover' && pointerAt(context, target.point);
+  const aside = { x: target.framePoint.x > 0 ? target.framePoint.x - 1 : target.framePoint.x + 1, y: target.framePoint.y };
+  const path = resting ? [moveTo(aside), ...build(target.framePoint)] : build(target.framePoint);
   const actions = withModifiers(mouseSource(split ? path.slice(1) : path), modifiers);
   let refused: string | undefined;
   const between = async () => !(refused = await pressRefused(context, target));
