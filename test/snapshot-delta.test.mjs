@@ -131,7 +131,9 @@ const FRAMES = `<!doctype html><meta charset=utf-8><title>frames</title>
       }
       if (next <= 40) requestAnimationFrame(() => draw(5));
     };
-    draw(10);
+    // ?later: nothing at once, the first rows in the next frame.
+    if (location.search === '?later') requestAnimationFrame(() => draw(10));
+    else draw(10);
   };
 </script>`;
 
@@ -156,6 +158,13 @@ describe('deltas wait for transitions that change what is shown, not for colours
     const snap = (await server.ok('read_page', { tabId })).structuredContent.snapshot;
     const click = await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snap, /button "Close tips"/) });
     expect(click.structuredContent.delta).to.match(/^- hidden: list "Tips"$/m);
+  });
+
+  it('a click answered only in the next animation frame is not "No change": the rows drawn then are in the reply', async function () {
+    const snap = (await server.ok('navigate', { tabId, url: browser.fixtures.url('/frames?later') })).structuredContent.snapshot;
+    const click = await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snap, /button "Load rows"/) });
+    expect(server.text(click)).to.not.include('No change on the page');
+    expect(click.structuredContent.delta).to.include('Row 1');
   });
 
   it('follows a render that goes on frame after frame: all 40 rows are in the reply, not the first frame\'s', async function () {

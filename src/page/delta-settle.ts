@@ -14,6 +14,8 @@ export interface SettleArgs {
   animationMs?: number;
   /** Wait this long for a first change when the action made none yet (a tooltip shown after a hover delay), ms. */
   lingerMs?: number;
+  /** Keyboard input: its change is a field's value (no mutation), so no frame is waited for a first change. */
+  focusedField?: boolean;
 }
 
 /**
@@ -85,6 +87,12 @@ export async function settleAll(current: Recording, args: SettleArgs, seen = 0):
     while (current.records.length === seen && performance.now() < until) await sleep(Math.min(25, until - performance.now()));
   }
   await settle(current, args.settleMs);
+  // A page that answers a click in its next animation frame (a render scheduled with requestAnimationFrame) has
+  // changed nothing yet: one frame before "no change" is believed. Not for keys, which change values, unseen here.
+  if (!args.focusedField && current.records.length === seen && !document.hidden) {
+    await nextFrame();
+    await settle(current, args.settleMs);
+  }
   const bound = args.animationMs ?? 0;
   if (!bound || current.records.length === 0) return undefined;
   // Renders driven by animation frames (a virtual grid drawing the rows a scroll brought into view, a few per
