@@ -99,7 +99,8 @@ function prepareArgs(token: string, probes: Probes): PrepareArgs {
 export async function aim(context: ActionScope, args: AimArgs, token: string, probes: Probes, field = 'coordinate'): Promise<Aim> {
   const { tab, browserNow } = context;
   if (args.ref && args.coordinate) throw new ToolError('invalid_arguments', 'coordinate: give coordinate or ref, not both.', { field: 'coordinate' });
-  const delta = new DeltaWatch(tab);
+  // Typing by ref (keys follow the click): its change is the field's value, so the delta reads it as keys'.
+  const delta = new DeltaWatch(tab, probes.focusWatch ? { keys: true } : {});
   const start = probes.startWatch;
   let result: Aim;
   let topPreparation: ActionPreparation;
