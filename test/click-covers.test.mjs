@@ -48,6 +48,12 @@ describe('computer click by ref through what covers its target', function () {
     expect(server.text(result)).to.include('text: Saved');
   });
 
+  it('does not aim a wheel through that tooltip: scroll by ref is refused with nothing sent', async function () {
+    await server.ok('computer', { tabId, action: 'hover', ref: await ref('#help') });
+    const result = await server.call('computer', { tabId, action: 'scroll', ref: await ref('#save'), scroll_direction: 'down', scroll_amount: 1 });
+    expect(result.structuredContent.error, server.text(result)).to.include({ code: 'target_occluded', covered_by: 'tooltip' });
+  });
+
   it('clicks a checkbox on its label when its box is covered', async function () {
     const result = await click('#agree');
     expect(result.isError, server.text(result)).to.not.equal(true);

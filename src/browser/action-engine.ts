@@ -117,6 +117,11 @@ export async function aim(context: ActionScope, args: AimArgs, token: string, pr
       throw withRef(error, ref);
     });
     delta.joinedStart(target.frameContext, preparation.delta);
+    // Only a press (checked after the pointer's arrival) or a hover may aim through a tooltip; a wheel or a drag's
+    // end there would land on the tooltip.
+    if (preparation.aim?.throughTooltip && !probes.need.includes('pointerdown') && !probes.need.includes('pointermove')) {
+      throw new ToolError('target_occluded', `${ref}: it is covered by a tooltip; nothing was dispatched. Hover somewhere else first, so that it goes.`, { ref, covered_by: 'tooltip' });
+    }
     const framePoint = preparation.aim!.point;
     let point = framePoint;
     topPreparation = preparation;

@@ -45,7 +45,7 @@ function clickFirst(context: TabToolContext, target: Aim, keysFor: (endFirst: bo
   if (target.preparation.typing?.focused) return { batches: keysFor(false), between: async () => true, noClick: true };
   // A field without a selection API (email, number) gets its caret after its text from an End key instead.
   const keys = keysFor(target.preparation.typing?.append === 'endKey');
-  const split = !pointerAt(context, target.point);
+  const split = !pointerAt(context, target.point) || target.preparation.aim?.throughTooltip === true;
   const press = clickActions(target.framePoint, 0, 1);
   const clicks = split ? [[mouseSource([moveTo(target.framePoint)])], [mouseSource(press.slice(1))]] : [[mouseSource(press)]];
   const run: ClickFirst = {

@@ -37,7 +37,8 @@ async function pointerAction(
   const target = await aim(context, args, token, probes);
   // A press by ref goes out only after the page's answer to the pointer's arrival was checked (a page can swap
   // what lies under the pointer on hover); the move is then sent alone first.
-  const split = press && target.ref !== undefined && !pointerAt(context, target.point);
+  // Through a tooltip the press is checked even where the pointer already rests: the tooltip must have gone.
+  const split = press && target.ref !== undefined && (!pointerAt(context, target.point) || target.preparation.aim?.throughTooltip === true);
   // A hover where the pointer already rests would move nowhere and fire nothing: it steps a pixel aside and back,
   // so the element gets its pointer events and the reply a real delivery check.
   const resting = args.action === 'hover' && pointerAt(context, target.point);
