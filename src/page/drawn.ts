@@ -40,28 +40,20 @@ export function drawnBy(target: Element): Element | null {
   return drawnElsewhere(target) ? controlBox(target) : null;
 }
 
-/** Whether a hidden text field's box draws text the snapshot shows (not aria-hidden): the lines hold its text. */
-export function drawsItsText(target: Element): boolean {
-  if (target.localName !== 'textarea') return false;
-  const box = drawnBy(target);
-  if (!box) return false;
-  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (!node.nodeValue?.trim()) continue;
-    if (!node.parentElement?.closest('[aria-hidden="true"]')) return true;
-  }
-  return false;
-}
-
 /**
- * The text a code editor draws for its hidden input textarea, top to bottom (Monaco keeps its lines in an
- * aria-hidden layer, each placed by its top, and its textarea holds at most the lines around the caret), or null
- * when its box draws no lines. Line numbers (a gutter of digits) are not lines.
+ * What a code editor drawn around a hidden textarea shows in its place, from one look at its box: `onPage` when its
+ * lines are page text the snapshot lists itself (CodeMirror 5; the textarea holds only a typing buffer), else the
+ * lines of its aria-hidden layer top to bottom (Monaco, whose textarea holds at most the lines around the caret);
+ * null for a textarea nothing draws. Line numbers (a gutter of digits) are not lines.
  */
-export function drawnLines(target: Element): string | null {
+export function editorText(target: Element): { onPage: true } | { lines: string } | null {
   if (target.localName !== 'textarea') return null;
   const box = drawnBy(target);
   if (!box) return null;
+  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.nodeValue?.trim() && !node.parentElement?.closest('[aria-hidden="true"]')) return { onPage: true };
+  }
   let best: Element | null = null;
   let most = 0;
   for (const layer of box.querySelectorAll('[aria-hidden="true"]')) {
@@ -75,7 +67,7 @@ export function drawnLines(target: Element): string | null {
   if (!best) return null;
   const lines = [...best.children].map((line) => ({ top: line.getBoundingClientRect().top, text: (line.textContent ?? '').replace(/\u00a0/g, ' ') }));
   lines.sort((a, b) => a.top - b.top);
-  return lines.map((line) => line.text).join('\n').replace(/\s+$/, '');
+  return { lines: lines.map((line) => line.text).join('\n').replace(/\s+$/, '') };
 }
 
 /**

@@ -3,7 +3,7 @@
 import type { SnapshotHint } from '../browser/page-types.js';
 import { composedChildren, composedParent, shadowOf } from './composed.js';
 import { NAME_LIMIT, clip, defang, fieldValue, nameOf, nameWasCut, quote, squash, statesOf } from './names.js';
-import { drawnLines, drawsItsText } from './drawn.js';
+import { editorText } from './drawn.js';
 import { ICON_BOX_ROLES, iconOnly } from './icon-name.js';
 import { localIdOf } from './registry.js';
 import { BISECT_OVER, ViewBand } from './view-band.js';
@@ -413,13 +413,12 @@ export class SnapshotWalker {
     if (ref && ICON_BOX_ROLES.has(role) && iconOnly(element)) line += boxOf(element);
     let cut = nameWasCut();
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider' || role === 'file' || role === 'listbox') {
-      // An editor's hidden input whose text is drawn as lines of the page (CodeMirror 5) holds only a typing
-      // buffer: the lines say what the field holds. Where the drawing is aria-hidden (Monaco), its value does.
-      // Monaco's textarea holds at most the lines around its caret: its drawn lines say what the editor holds
-      // (an action's reply keeps the caret's lines).
-      const linesOnPage = drawsItsText(element);
-      const own = linesOnPage ? '' : fieldValue(element, role);
-      const value = linesOnPage || (own && this.options.aroundCaret) ? own : (drawnLines(element) ?? own);
+      // A code editor's hidden input: CodeMirror 5's holds only a typing buffer (its lines are page text, listed
+      // anyway), Monaco's at most the lines around the caret, so its drawn lines are its value (an action's reply
+      // keeps the caret's lines).
+      const drawn = editorText(element);
+      const own = drawn && 'onPage' in drawn ? '' : fieldValue(element, role);
+      const value = own && this.options.aroundCaret ? own : drawn && 'lines' in drawn ? drawn.lines : own;
       const valueLimit = this.options.wholeText ? this.options.maxChars : 120;
       const around = value && this.options.aroundCaret ? caretLines(element, value) : null;
       // Line breaks are shown as \n: a value must stay on its line.
