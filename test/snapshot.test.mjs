@@ -99,6 +99,9 @@ describe('read_page: accessibility-style snapshots with lasting refs', function 
     expect(snapshot).to.match(/^- text: Text given to a default slot$/m);
     expect(snapshot).to.match(/^ {2}- text: Footnote$/m);
     expect(snapshot).to.match(/^- text: Text of a box-less div$/m);
+    // A label that names a control (here by aria-labelledby) is that control's name, not a text line of its own.
+    expect(snapshot).to.match(/^- combobox "Plan" \[ref=ref_\d+\] \[expanded=false\] \[value="Free"\]$/m);
+    expect(snapshot).to.not.match(/^- text: Plan$/m);
     const slotted = (await server.ok('find', { tabId, query: 'given to a default slot' })).structuredContent.matches[0];
     expect(slotted).to.include({ name: 'Text given to a default slot', visible: true });
     const inner = refOf(snapshot, /button "Shadow button"/);

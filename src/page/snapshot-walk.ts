@@ -109,6 +109,16 @@ function caretLines(element: Element, value: string): { text: string; before: bo
 }
 
 /**
+ * Whether a label's text is already a control's name: its control's (`for`, or wrapped), or, in a component, that
+ * of the control that names itself by the label's id (Shoelace's select: aria-labelledby="label").
+ */
+function labelsAControl(label: HTMLLabelElement): boolean {
+  if (label.control) return true;
+  const root = label.getRootNode() as Document | ShadowRoot;
+  return label.id !== '' && typeof root.querySelector === 'function' && root.querySelector(`[aria-labelledby~="${CSS.escape(label.id)}"]`) !== null;
+}
+
+/**
  * ` [selected=all]` or ` [selected="…"]` when a text field has a selection (after ctrl+a or a triple click): the
  * next keys replace it, which the value alone does not say.
  */
@@ -302,7 +312,7 @@ export class SnapshotWalker {
       }
       const block = BLOCK_TAGS.has(tag);
       if (block) this.flushText();
-      if ((tag === 'label' && (element as HTMLLabelElement).control) || tag === 'legend' || tag === 'figcaption' || tag === 'caption') childFlags.quiet = true;
+      if ((tag === 'label' && labelsAControl(element as HTMLLabelElement)) || tag === 'legend' || tag === 'figcaption' || tag === 'caption') childFlags.quiet = true;
       this.visitChildren(element, depth, childFlags);
       if (block) this.flushText();
       return;
