@@ -44,14 +44,13 @@ describe('artifacts: PDF, full-page and element screenshots, device scale factor
       '/invoice': html('<title>Invoice 42</title><h1>Invoice 42</h1><p>Total: 99 EUR</p>'),
       '/tall': TALL,
       '/target': TARGET,
-      '/saved.pdf': (req, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(readFileSync(site.savedPdf)),
     });
   });
   after(async function () {
     await site?.close();
   });
 
-  it('writes a PDF of the page into the output dir only, and the PDF reads back as the page', async function () {
+  it('writes a PDF of the page into the output dir only, a whole PDF of the page', async function () {
     const server = await startServer({ args: ['--isolated', '--caps', 'pdf'] });
     try {
       const tabId = await firstTab(server);
@@ -67,11 +66,8 @@ describe('artifacts: PDF, full-page and element screenshots, device scale factor
       // A name is kept to one segment inside the output dir.
       const outside = await server.ok('save_pdf', { tabId, filename: '../escape' });
       expect(outside.structuredContent.path).to.equal(join(server.outputDir, 'escape.pdf'));
-      // What a user opening the file sees: the pdf.js viewer (Debian's) shows the invoice's text.
-      site.savedPdf = path;
-      await server.ok('navigate', { tabId, url: site.url('/pdfjs/web/viewer.html?file=/saved.pdf') });
-      await server.ok('wait_for', { tabId, text: 'Total: 99 EUR' });
-      expect(server.text(await server.ok('get_page_text', { tabId }))).to.include('Invoice 42');
+      // That the PDF reads back as the page (in Debian's pdf.js viewer) is checked by test/slow/real-apps.test.mjs.
+      expect(file.toString('latin1')).to.include('/Type /Page');
     } finally {
       await server.close();
     }

@@ -2,7 +2,7 @@
 // coordinate hit, icon buttons it can find, and the tabs and downloads an action or navigate caused.
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { missingApps, startRealAppServer } from './helpers/real-apps.mjs';
+import { NPM_APPS, missingApps, startRealAppServer } from './helpers/real-apps.mjs';
 import { firstTab, startServer } from './helpers/mcp-client.mjs';
 
 describe('real apps: delivery verdicts and what actions report', function () {
@@ -11,7 +11,7 @@ describe('real apps: delivery verdicts and what actions report', function () {
   let tabId;
 
   before(async function () {
-    expect(missingApps(), 'run scripts/install-test-apps.sh and npm ci').to.deep.equal([]);
+    expect(missingApps(NPM_APPS), 'run npm ci').to.deep.equal([]);
     apps = await startRealAppServer({
       '/files/report.csv': (req, res) => res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' }).end('id,total\n1,42\n'),
     });

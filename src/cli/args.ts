@@ -19,6 +19,23 @@ export interface CommandSpec {
 export interface ParsedCommand {
   flags: Record<string, unknown>;
   positionals: string[];
+  /** One line for each common flag given that this command does not read: accepted, and said to be implied or unused. */
+  notes: string[];
+}
+
+/**
+ * Why a command has no use for a common flag it accepts, where there is more to say than "another command reads it".
+ * Every common flag stays accepted by every command that takes them (v0.1 took them all): a CI script written then
+ * must not break because a flag turned out to mean nothing to its command.
+ */
+const UNUSED_BECAUSE: Partial<Record<string, Partial<Record<CommandName, string>>>> = {
+  isolated: { regress: 'is implied: regress starts every browser on a throwaway profile, deleted when it ends' },
+  profile: { regress: 'is not used: regress starts every browser on a throwaway profile, never a named one' },
+};
+
+function unusedNote(command: CommandName, flag: FlagSpec): string {
+  const why = UNUSED_BECAUSE[flag.flag]?.[command];
+  return `--${flag.flag} ${why ?? `means nothing to "firefox-use ${command}" (only ${flag.commands.join(', ')} read it): accepted and ignored`}.`;
 }
 
 export function parseCommand(spec: CommandSpec, argv: string[]): ParsedCommand {
@@ -27,7 +44,7 @@ export function parseCommand(spec: CommandSpec, argv: string[]): ParsedCommand {
     config: { type: 'string' },
   };
   if (spec.common) {
-    for (const flag of flagsOf(spec)) options[flag.flag] = { type: flag.kind === 'boolean' ? 'boolean' : 'string', ...(REPEATABLE.has(flag.kind) ? { multiple: true } : {}) };
+    for (const flag of FLAGS) options[flag.flag] = { type: flag.kind === 'boolean' ? 'boolean' : 'string', ...(REPEATABLE.has(flag.kind) ? { multiple: true } : {}) };
   }
   for (const flag of spec.extra ?? []) options[flag.flag] = { type: flag.kind, ...(flag.short ? { short: flag.short } : {}) };
   for (const arg of argv) {
@@ -36,7 +53,7 @@ export function parseCommand(spec: CommandSpec, argv: string[]): ParsedCommand {
     if (!(name in options)) {
       const elsewhere = FLAGS.find((flag) => flag.flag === name);
       if (elsewhere) {
-        // A real flag of another command: say so rather than ignore it (regress has no --profile: its profiles are throwaway).
+        // merge-reports takes no browser flags at all: it never starts one.
         throw new ToolError('invalid_arguments', `--${name} is not read by "firefox-use ${spec.name}" (only by ${elsewhere.commands.join(', ')}). See firefox-use ${spec.name} --help.`, {
           field: name,
         });
@@ -55,7 +72,19 @@ export function parseCommand(spec: CommandSpec, argv: string[]): ParsedCommand {
     const message = (error as Error).message.split('. ')[0];
     throw new ToolError('invalid_arguments', `${message} for "firefox-use ${spec.name}". See firefox-use ${spec.name} --help.`, { field: 'argv' });
   }
-  return { flags: parsed.values as Record<string, unknown>, positionals: parsed.positionals };
+  const flags = parsed.values as Record<string, unknown>;
+  const notes: string[] = [];
+  for (const flag of unusedFlagsOf(spec)) {
+    if (flags[flag.flag] === undefined) continue;
+    notes.push(unusedNote(spec.name as CommandName, flag));
+    delete flags[flag.flag];
+  }
+  return { flags, positionals: parsed.positionals, notes };
+}
+
+/** The common flags this command accepts but does not read. */
+function unusedFlagsOf(spec: Pick<CommandSpec, 'name' | 'common'>): FlagSpec[] {
+  return spec.common ? FLAGS.filter((flag) => !flag.commands.includes(spec.name as CommandName)) : [];
 }
 
 /** The common flags this command reads. */
@@ -64,7 +93,9 @@ function flagsOf(spec: Pick<CommandSpec, 'name' | 'common'>): FlagSpec[] {
 }
 
 export function helpText(spec: CommandSpec): string {
-  return [`firefox-use ${spec.usage}`, '', spec.summary, '', ...flagLines(spec)].join('\n');
+  const unused = unusedFlagsOf(spec).map((flag) => `--${flag.flag}`);
+  const accepted = unused.length ? ['', `Accepted and ignored here (other commands read them): ${unused.join(', ')}.`] : [];
+  return [`firefox-use ${spec.usage}`, '', spec.summary, '', ...flagLines(spec), ...accepted].join('\n');
 }
 
 /** The flags table: each flag with its environment variable and default, in precedence order's terms. */

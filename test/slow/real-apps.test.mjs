@@ -1,5 +1,6 @@
 // The real third-party apps the reply-quality tests run on are installed and served, and render through the tools.
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import { missingApps, startRealAppServer } from '../helpers/real-apps.mjs';
 import { firstTab, startServer } from '../helpers/mcp-client.mjs';
 
@@ -7,6 +8,7 @@ describe('real apps: installed, served from 127.0.0.1 and readable through the t
   let apps;
   let server;
   let tabId;
+  let savedPdf;
 
   /** Page text once it contains `expected`: apps render after load, so poll the page text (bounded). */
   async function textOnceRendered(expected) {
@@ -20,7 +22,10 @@ describe('real apps: installed, served from 127.0.0.1 and readable through the t
 
   before(async function () {
     expect(missingApps(), 'run scripts/install-test-apps.sh and npm ci').to.deep.equal([]);
-    apps = await startRealAppServer();
+    apps = await startRealAppServer({
+      '/invoice': (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Invoice 42</title><h1>Invoice 42</h1><p>Total: 99 EUR</p>'),
+      '/saved.pdf': (req, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(readFileSync(savedPdf)),
+    });
     server = await startServer();
     tabId = await firstTab(server);
   });
@@ -53,5 +58,20 @@ describe('real apps: installed, served from 127.0.0.1 and readable through the t
     expect(amount, snapshot.slice(0, 600)).to.not.equal(null);
     const clicked = server.text(await server.ok('computer', { tabId, action: 'left_click', ref: amount[1] }));
     expect(clicked).to.include('Sorted by amount asc');
+  });
+
+  it('save_pdf writes a PDF that reads back as the page in the pdf.js viewer', async function () {
+    const pdf = await startServer({ args: ['--isolated', '--caps', 'pdf'] });
+    try {
+      const pdfTab = await firstTab(pdf);
+      await pdf.ok('navigate', { tabId: pdfTab, url: apps.url('/invoice') });
+      savedPdf = (await pdf.ok('save_pdf', { tabId: pdfTab, filename: 'invoice' })).structuredContent.path;
+      // What a user opening the file sees: Debian's pdf.js viewer shows the invoice's text.
+      await pdf.ok('navigate', { tabId: pdfTab, url: apps.url('/pdfjs/web/viewer.html?file=/saved.pdf') });
+      await pdf.ok('wait_for', { tabId: pdfTab, text: 'Total: 99 EUR' });
+      expect(pdf.text(await pdf.ok('get_page_text', { tabId: pdfTab }))).to.include('Invoice 42');
+    } finally {
+      await pdf.close();
+    }
   });
 });

@@ -79,13 +79,19 @@ describe('cli: help and flags', function () {
     }
   });
 
-  it('a flag of another command is refused by name, not silently ignored', async function () {
-    const result = await cli(['regress', 'suite.yaml', '--profile', 'work']);
-    expect(result.code).to.equal(2);
-    expect(result.stderr).to.include('--profile is not read by "firefox-use regress" (only by mcp, serve, run, doctor)');
-    const port = await cli(['run', 'script.yaml', '--port', '9000']);
-    expect(port.code).to.equal(2);
-    expect(port.stderr).to.include('--port is not read by "firefox-use run" (only by serve)');
+  it('a common flag a command has no use for is accepted and said to be implied or ignored, never an error', async function () {
+    // A missing CONFIG still exits 2, but for the CONFIG: the flag itself is accepted.
+    const isolated = await cli(['regress', 'no-such-suite.yaml', '--isolated']);
+    expect(isolated.stderr).to.include('firefox-use regress: --isolated is implied: regress starts every browser on a throwaway profile');
+    expect(isolated.stderr).not.to.include('invalid_arguments');
+    const profile = await cli(['regress', 'no-such-suite.yaml', '--profile', 'work']);
+    expect(profile.stderr).to.include('--profile is not used: regress starts every browser on a throwaway profile');
+    expect(profile.stderr).not.to.include('invalid_arguments');
+    const port = await cli(['doctor', '--port', '9000', '--json']);
+    expect(port.stderr).to.include('--port means nothing to "firefox-use doctor" (only serve read it): accepted and ignored.');
+    expect(JSON.parse(port.stdout)).to.have.property('firefox');
+    const help = await cli(['regress', '--help']);
+    expect(help.stdout).to.match(/Accepted and ignored here \(other commands read them\): .*--isolated/);
   });
 
   it('an unknown flag is an error that names the closest valid one', async function () {
