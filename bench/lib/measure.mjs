@@ -58,6 +58,7 @@ export async function measurePages(adapter, server, handle, fixtures, { calls, l
     for (const [key, target, op] of [
       ['click', page.click, (ref) => adapter.ops.click(handle, ref, `${page.click.name} button`)],
       ['type', page.type, (ref) => adapter.ops.type(handle, ref, TYPED_TEXT, `${page.type.name} field`)],
+      ['fill', adapter.ops.fill && page.type, (ref) => adapter.ops.fill(handle, ref, TYPED_TEXT, `${page.type.name} field`)],
     ]) {
       if (!target) continue;
       const { ref, source } = await refFor(adapter, server, handle, snapshotText, target);

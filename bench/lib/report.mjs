@@ -49,6 +49,7 @@ function markdown(summary) {
       ['click by ref ms', (p) => p.click, times, 'p50', 'click'],
       ['click reply chars', (p) => p.click, (f) => cell(f, 'chars'), 'chars', null],
       ['type ms', (p) => p.type, times, 'p50', 'type'],
+      ['form_input ms (value set; peers: their type)', (p) => p.fill ?? p.type, times, 'p50', null],
       ['screenshot ms', (p) => p.screenshot, times, 'p50', 'screenshot'],
     ];
     for (const [label, pick, show, key, floorKey] of rows) {

@@ -47,6 +47,20 @@ export function evaluateTargets(results) {
       return { page: id, firefox_use_over_raw: r, need: '<= 1.3', ok: r === null ? null : r <= 1.3 };
     }),
   );
+  // Typing key by key as trusted events, with delivery checked: within 30% of Firefox's own dispatch of the same keys.
+  out.type_vs_raw_bidi = judge(
+    PAGES.filter((page) => page.type && page.id !== 'iframe').map(({ id }) => {
+      const r = ratio(p50(fu, id, 'type'), p50(floor, id, 'type'));
+      return { page: id, firefox_use_over_raw: r, need: '<= 1.3', ok: r === null ? null : r <= 1.3 };
+    }),
+  );
+  // Setting a value (form_input) against Playwright MCP's browser_type, which sets it too.
+  out.form_input_vs_playwright_type = judge(
+    PAGES.filter((page) => page.type).map(({ id }) => {
+      const r = ratio(p50(fu, id, 'fill'), p50(pw, id, 'type'));
+      return { page: id, firefox_use_over_playwright: r, need: '<= 1', ok: r === null ? null : r <= 1 };
+    }),
+  );
   out.task_context_vs_playwright = judge(
     FLOWS.map(({ id }) => {
       const mine = results.servers['firefox-use']?.tasks?.[id];
