@@ -93,8 +93,11 @@ function flagsOf(spec: Pick<CommandSpec, 'name' | 'common'>): FlagSpec[] {
 }
 
 export function helpText(spec: CommandSpec): string {
-  const unused = unusedFlagsOf(spec).map((flag) => `--${flag.flag}`);
-  const accepted = unused.length ? ['', `Accepted and ignored here (other commands read them): ${unused.join(', ')}.`] : [];
+  const command = spec.name as CommandName;
+  const unused = unusedFlagsOf(spec);
+  const explained = unused.filter((flag) => UNUSED_BECAUSE[flag.flag]?.[command]).map((flag) => `--${flag.flag} ${UNUSED_BECAUSE[flag.flag]![command]!}.`);
+  const others = unused.filter((flag) => !UNUSED_BECAUSE[flag.flag]?.[command]).map((flag) => `--${flag.flag}`);
+  const accepted = unused.length ? ['', 'Accepted, not read here:', ...explained.map((line) => `  ${line}`), ...(others.length ? [`  Other commands read: ${others.join(', ')}.`] : [])] : [];
   return [`firefox-use ${spec.usage}`, '', spec.summary, '', ...flagLines(spec), ...accepted].join('\n');
 }
 
