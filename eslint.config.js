@@ -75,16 +75,31 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', BIDI_FENCE], 'no-restricted-syntax': ['error', NO_RAW_BIDI] },
   },
   {
-    // The page scripts run in Firefox: nothing of the server's (only the shared page-types) reaches them.
+    // The page scripts run in Firefox: nothing of the server's reaches them, only the page contract both sides share.
     files: ['src/page/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./(?!browser/page-types\\.js$)', message: 'Page scripts import only src/page and browser/page-types.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./(?!contract/)', message: 'Page scripts import only src/page and src/contract.' }] }],
     },
+  },
+  {
+    // The page contract is types both sides import: it imports nothing of theirs.
+    files: ['src/contract/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./', message: 'src/contract imports only itself.' }] }] },
   },
   {
     // src/browser knows nothing of tools, MCP or commands; src/bidi knows nothing of tabs.
     files: ['src/browser/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/tools/**', '**/mcp/**', '**/cli/**'], message: 'src/browser sits below tools, mcp and cli.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/tools/**', '**/mcp/**', '**/cli/**'], message: 'src/browser sits below tools, mcp and cli.' },
+            { group: ['**/page/**'], message: 'The page scripts run in Firefox: src/browser injects their bundle and shares only src/contract with them.' },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['src/bidi/**/*.ts'],

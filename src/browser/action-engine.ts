@@ -3,7 +3,7 @@
 // Round trips are the cost here: one page call before the input (guard + probes + the delta's start) and one
 // after (probes + the delta), plus one per frame level when the target is inside an iframe.
 import { randomUUID } from 'node:crypto';
-import type { ActionConclusion, ActionPreparation, ConcludeArgs, PageDelta, PrepareArgs } from './page-types.js';
+import type { ActionConclusion, ActionPreparation, ConcludeArgs, PageDelta, PrepareArgs } from '../contract/index.js';
 import type { Browser } from './browser.js';
 import type { InputSource, Point } from './input/pointer.js';
 import { ToolError, isToolError } from '../errors.js';

@@ -3,7 +3,7 @@
 // menu, listbox or dialog it opened. When the action loaded another document, finish() returns a capped full
 // snapshot instead.
 import { isToolError } from '../errors.js';
-import type { DeltaFinishRequest, PageDelta } from './page-types.js';
+import type { DeltaFinishRequest, PageDelta } from '../contract/index.js';
 import { SETTLE_MAX_MS, settleTab } from './settle.js';
 import { DEFAULT_MAX_CHARS, globalizeRefs, snapshotTab } from './snapshot.js';
 import type { Tab } from './tab.js';

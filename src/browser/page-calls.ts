@@ -4,7 +4,7 @@
 import type { Script } from 'webdriver-bidi-protocol';
 import type { BidiConnection } from '../bidi/connection.js';
 import { ToolError } from '../errors.js';
-import type { PageArgs, PageOperationName, PageResult } from './page-types.js';
+import type { PageArgs, PageOperationName, PageResult } from '../contract/index.js';
 import { CALL_STUB, ELEMENT_STUB, NOT_INSTALLED, SANDBOX, pageScriptSource, type PageAnswer, type PageFailure } from './page-script.js';
 
 export interface PageCallOptions {

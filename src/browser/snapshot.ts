@@ -1,7 +1,7 @@
 // read_page on the server side: runs the page's snapshot in the top frame and in every child frame it shows,
 // stitches each frame's lines under its iframe line, and turns page-local ids into global refs.
 import { mapFrames } from './frames.js';
-import type { PageSnapshot, SnapshotHint } from './page-types.js';
+import type { PageSnapshot, SnapshotHint } from '../contract/index.js';
 import { resolveRef } from './resolve.js';
 import type { Tab } from './tab.js';
 

@@ -10,7 +10,7 @@ import { FrameLinks } from './frames.js';
 import { NetworkLog } from './network-log.js';
 import type { RefRegistry } from './refs.js';
 import { PageScripts, type PageCallArgs } from './page-calls.js';
-import type { PageOperationName, PageResult } from './page-types.js';
+import type { PageOperationName, PageResult } from '../contract/index.js';
 
 const ACTIVATE_WAIT_MS = 500;
 

@@ -1,6 +1,6 @@
 // One page call before and one after each input action. Before: aim (guard), arm the probes, start the delta's
 // watch. After: finish the drag, read the probes, render the delta. Each round trip saved is ~2-4 ms per action.
-import type { ActionConclusion, ActionPreparation, PageDelta, PrepareArgs, ConcludeArgs } from '../browser/page-types.js';
+import type { ActionConclusion, ActionPreparation, PageDelta, PrepareArgs, ConcludeArgs } from '../contract/index.js';
 import { armDelivery, deepActiveElement, deliveredSoFar, readDelivery, scrollLanded } from './delivery.js';
 import { waitUntil } from './wait.js';
 import { summarize } from './describe.js';

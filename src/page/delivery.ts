@@ -1,6 +1,6 @@
 // Delivery checks: capture-phase listeners on the window, installed from the sandbox (the page cannot see or
 // remove them), record which trusted events reached the target of an action.
-import type { DeliveryArgs, DeliveryReport } from '../browser/page-types.js';
+import type { DeliveryArgs, DeliveryReport } from '../contract/index.js';
 import { describe, summarize } from './describe.js';
 import { documentId } from './registry.js';
 import { targetOf } from './guard.js';

@@ -1,7 +1,7 @@
 // Post-action deltas: a MutationObserver runs from just before an action until just after it; then only what
 // changed is rendered: the target, the subtrees that appeared or changed, and one line per removal (many removals
 // under one parent folded into a counted line). Cheap by design: nothing is read before the action.
-import type { PageDelta } from '../browser/page-types.js';
+import type { PageDelta } from '../contract/index.js';
 import { PageError } from './errors.js';
 import { nameSuffix } from './names.js';
 import { documentId, elementFor, existingLocalId, localIdOf } from './registry.js';

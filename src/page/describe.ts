@@ -1,5 +1,5 @@
 // Short descriptions of elements for action results and errors: role and name, and tag#id.class.
-import type { TargetSummary } from '../browser/page-types.js';
+import type { TargetSummary } from '../contract/index.js';
 import { nameOf as snapshotName } from './names.js';
 import { roleOf as snapshotRole } from './roles.js';
 

@@ -1,7 +1,7 @@
 // HTML5 drag and drop under synthesized input. Firefox's remote agent runs the drag session (dragstart,
 // dragenter, dragover are real) but ends it on button release without a drop, so the sandbox completes the
 // drop itself: the data the page put on the trusted dragstart, a dragover/drop at the release point, a dragend.
-import type { DragReport } from '../browser/page-types.js';
+import type { DragReport } from '../contract/index.js';
 import { describe } from './describe.js';
 import { deepElementFromPoint } from './guard.js';
 

@@ -1,6 +1,6 @@
 // find on the page side: query words scored against each element's role, name, label, placeholder, value and own
 // text. An exact name beats a partial one, shown beats hidden, controls beat static content.
-import type { PageFindMatch, PageFindResult } from '../browser/page-types.js';
+import type { PageFindMatch, PageFindResult } from '../contract/index.js';
 import { composedChildren, composedParent } from './composed.js';
 import { drawnBy } from './drawn.js';
 import { placeOf, virtualizedNote } from './find-place.js';

@@ -1,6 +1,6 @@
 // Setting form fields the way a user's edit ends up: value through the element's own (native) setter, then the
 // input and change events a user's edit fires, so frameworks that track values (React, Vue) see the change.
-import type { FieldResult, FileInputInfo } from '../browser/page-types.js';
+import type { FieldResult, FileInputInfo } from '../contract/index.js';
 import { PageError } from './errors.js';
 import { documentId, elementFor, localIdOf } from './registry.js';
 

@@ -1,5 +1,5 @@
 // The guard that runs before any input aimed at an element: resolved, visible, in view, and not covered.
-import type { AimResult, FocusCheck, GateArgs, GateResult, GuardArgs, PointArgs, TypingTarget } from '../browser/page-types.js';
+import type { AimResult, FocusCheck, GateArgs, GateResult, GuardArgs, PointArgs, TypingTarget } from '../contract/index.js';
 import { coverage, describe, summarize } from './describe.js';
 import { PageError } from './errors.js';
 import { frameOrigin } from './frames.js';

@@ -1,4 +1,4 @@
-import type { PageInfo } from '../browser/page-types.js';
+import type { PageInfo } from '../contract/index.js';
 import { documentId } from './registry.js';
 
 export function pageInfo(): PageInfo {

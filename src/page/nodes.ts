@@ -1,5 +1,5 @@
 // Elements the server hands over as BiDi references (e.g. javascript_tool results), named for refs.
-import type { NodeIdentity } from '../browser/page-types.js';
+import type { NodeIdentity } from '../contract/index.js';
 import { documentId, localIdOf } from './registry.js';
 
 /** Local ids (for refs) of elements the server hands over; null for nodes that are not elements. */

@@ -1,6 +1,6 @@
 // Every operation the server may call in the sandbox, by name. Each takes one JSON argument and returns JSON; the
-// names, arguments and results are those of PageOperations (src/browser/page-types.ts), checked here.
-import type { PageArgs, PageOperationName, PageResult } from '../browser/page-types.js';
+// names, arguments and results are those of PageOperations (src/contract/page-operations.ts), checked here.
+import type { PageArgs, PageOperationName, PageResult } from '../contract/index.js';
 import { concludeAction, prepareAction } from './action.js';
 import { deltaFinish, deltaStart } from './delta.js';
 import { find } from './find.js';

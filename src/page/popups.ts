@@ -1,6 +1,6 @@
 // The popups an action opened or closed: a delta's "Opened" menu, listbox or dialog with its items, and its
 // "- closed:" lines.
-import type { PagePopup } from '../browser/page-types.js';
+import type { PagePopup } from '../contract/index.js';
 import { clip, nameOf, nameSuffix } from './names.js';
 import { localIdOf } from './registry.js';
 import { POPUPS, roleOf } from './roles.js';

@@ -1,7 +1,7 @@
 // Between the pointer's arrival and the press of a click aimed by ref: a page can answer the hover by swapping
 // what lies under the pointer ("Cancel" becomes "Delete account"). The press goes out only if the ref's element
 // is still the one under the pointer and still what it was when the action aimed at it.
-import type { PressCheck, PressCheckArgs } from '../browser/page-types.js';
+import type { PressCheck, PressCheckArgs } from '../contract/index.js';
 import { describe, summarize } from './describe.js';
 import { deepElementFromPoint } from './guard.js';
 import { hitsTarget } from './hit.js';

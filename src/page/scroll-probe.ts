@@ -1,5 +1,5 @@
 // Measures how far a wheel action moved things: every scrollable box under the point, before and after.
-import type { ScrollReport } from '../browser/page-types.js';
+import type { ScrollReport } from '../contract/index.js';
 import { describe } from './describe.js';
 import { deepElementFromPoint } from './guard.js';
 

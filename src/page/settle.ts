@@ -1,7 +1,7 @@
 // Waiting for the page: until its DOM has been quiet for a while with no transition or finite animation running
 // (navigate's settle), or until a text or an element appears or goes away (wait_for). Mutation observers drive
 // the checks; timers only back them up (Firefox clamps timers in background tabs to one a second).
-import type { QuietArgs, QuietReport, WaitForArgs, WaitForReport } from '../browser/page-types.js';
+import type { QuietArgs, QuietReport, WaitForArgs, WaitForReport } from '../contract/index.js';
 import { composedChildren, shadowRootsIn } from './composed.js';
 import { squash } from './names.js';
 import { elementFor } from './registry.js';

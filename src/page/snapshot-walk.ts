@@ -1,6 +1,6 @@
 // The tree walk behind read_page and deltas: one line per element with a role, text runs between them, wrappers
 // folded away. Lines carry page-local ids as `[ref=#N]`; the server rewrites them to global refs.
-import type { SnapshotHint } from '../browser/page-types.js';
+import type { SnapshotHint } from '../contract/index.js';
 import { composedChildren, composedParent, shadowOf } from './composed.js';
 import { NAME_LIMIT, clip, defang, fieldValue, nameOf, nameWasCut, quote, squash, statesOf } from './names.js';
 import { editorText } from './drawn.js';

@@ -1,5 +1,5 @@
 // read_page on the page side: a snapshot of this frame's document (or of one subtree), within a character budget.
-import type { ElementSummary, PageSnapshot } from '../browser/page-types.js';
+import type { ElementSummary, PageSnapshot } from '../contract/index.js';
 import { nameOf } from './names.js';
 import { documentId, elementFor } from './registry.js';
 import { roleOf } from './roles.js';

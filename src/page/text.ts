@@ -1,6 +1,6 @@
 // The page's readable text: what a reader sees, main content first, page chrome (navigation, banner, footer,
 // sidebars) last, with just enough structure (headings, list items, table cells) to be followed.
-import type { PageText } from '../browser/page-types.js';
+import type { PageText } from '../contract/index.js';
 import { composedChildren } from './composed.js';
 import { Drawings } from './drawn.js';
 import { documentId, elementFor, localIdOf } from './registry.js';

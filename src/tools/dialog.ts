@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ToolError } from '../errors.js';
 import { defineTool, tabIdField } from './tool.js';
-import type { PageInfo } from '../browser/page-types.js';
+import type { PageInfo } from '../contract/index.js';
 import type { Tab } from '../browser/tab.js';
 
 const closedDialogSchema = z.object({

@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { z } from 'zod';
-import type { FileInputInfo } from '../browser/page-types.js';
+import type { FileInputInfo } from '../contract/index.js';
 import { ToolError } from '../errors.js';
 import { refField, refTarget } from './ref-target.js';
 import { defineTool, tabIdField, type TabToolContext } from './tool.js';

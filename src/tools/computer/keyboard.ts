@@ -5,7 +5,7 @@ import { mayScroll, parseKeySequence } from '../../browser/input/keys.js';
 import { clickActions, mouseSource, moveTo, type InputSource } from '../../browser/input/pointer.js';
 import { PASTE_CHORD, withClipboardText } from '../../browser/clipboard.js';
 import { DeltaWatch } from '../../browser/delta.js';
-import type { FocusCheck } from '../../browser/page-types.js';
+import type { FocusCheck } from '../../contract/index.js';
 import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';
 import type { TabToolContext } from '../tool.js';

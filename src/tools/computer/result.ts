@@ -1,5 +1,5 @@
 // The few hundred characters an action answers with: what was done to what, whether it arrived, what changed.
-import type { ActionPreparation, DeliveryReport, TargetSummary } from '../../browser/page-types.js';
+import type { ActionPreparation, DeliveryReport, TargetSummary } from '../../contract/index.js';
 import type { Point } from '../../browser/input/pointer.js';
 import type { ComputerResult } from '../computer.js';
 import type { ToolResponse } from '../tool.js';

@@ -1,0 +1,46 @@
+// Every page operation with its arguments and result: the one map both sides of a page call are typed by.
+import type { PageInfo, FieldResult, FileInputInfo, PageText, NodeIdentity, GuardArgs } from './page-common.js';
+import type { AimResult, DeltaFinishRequest, PrepareArgs, ActionPreparation, ConcludeArgs, ActionConclusion, PressCheckArgs, PressCheck, FocusCheck } from './page-action.js';
+import type { PageSnapshot, ElementSummary, PageFindResult, PageDelta, QuietArgs, QuietReport, WaitForArgs, WaitForReport } from './page-snapshot.js';
+
+/** An element of a document by its page-local id (`id` and `localId` name the same thing in older operations). */
+interface DocElement {
+  docId: string;
+  id: number;
+}
+
+/**
+ * Every operation the server may call in the sandbox: its argument and its result, one map for both sides.
+ * `Tab.callPage` takes only these names and types; src/page/operations.ts must implement exactly these (it is
+ * checked against this map with `satisfies`). Arguments and results cross as JSON.
+ */
+export interface PageOperations {
+  pageInfo: { args: Record<string, never>; result: PageInfo };
+  snapshot: { args: { mode: 'visible' | 'all' | 'interactive'; depth?: number; maxChars: number; root?: DocElement }; result: PageSnapshot };
+  describeRef: { args: DocElement; result: ElementSummary };
+  find: { args: { query: string; maxResults: number }; result: PageFindResult };
+  listFrames: { args: Record<string, never>; result: { docId: string; ids: number[] } };
+  frameOrigin: { args: DocElement; result: { x: number; y: number } };
+  deltaStart: { args: { token: string }; result: { docId: string } };
+  deltaFinish: { args: DeltaFinishRequest; result: PageDelta };
+  pageText: { args: { root?: DocElement }; result: PageText };
+  /** The elements come as BiDi shared references (PageCallOptions.nodes), not in the JSON argument. */
+  identify: { args: Record<string, never>; result: Array<NodeIdentity | null> };
+  setFieldValue: { args: { docId: string; localId: number; value: string | number | boolean | string[] }; result: FieldResult };
+  fileInputs: { args: Record<string, never>; result: FileInputInfo[] };
+  fileInput: { args: { docId: string; localId: number }; result: FileInputInfo };
+  prepareAction: { args: PrepareArgs; result: ActionPreparation };
+  concludeAction: { args: ConcludeArgs; result: ActionConclusion };
+  focusCheck: { args: { ref: GuardArgs; waitMs?: number; caretToEnd?: boolean }; result: FocusCheck };
+  pressCheck: { args: PressCheckArgs; result: PressCheck };
+  scrollRefIntoView: { args: GuardArgs; result: AimResult };
+  waitQuiet: { args: QuietArgs; result: QuietReport };
+  waitFor: { args: WaitForArgs; result: WaitForReport };
+  /** Test and bench helpers (the test_* tools). */
+  localIdForSelector: { args: { selector: string }; result: { docId: string; localId: number } | null };
+  textOfSelector: { args: { selector: string }; result: string | null };
+}
+
+export type PageOperationName = keyof PageOperations;
+export type PageArgs<Op extends PageOperationName> = PageOperations[Op]['args'];
+export type PageResult<Op extends PageOperationName> = PageOperations[Op]['result'];
