@@ -91,6 +91,17 @@ describe('hostile pages: replies that stay true', function () {
     expect(await textOf(server, tabId, '#amount')).to.equal('nn Smith');
   });
 
+  it('does not call typing delivered when the page moves focus into a frame after the first key, and answers at once', async function () {
+    await server.ok('navigate', { tabId, url: fixtures.url('/hostile/focus-thief-frame.html') });
+    const ref = await refOf(server, tabId, '#name');
+    // The read-back goes out with the keys and waits for their keyups; those typed into the frame never come.
+    const typed = await server.ok('computer', { tabId, action: 'type', ref, text: 'Ann Smith' });
+    const text = server.text(typed);
+    expect(typed.structuredContent.delivered, text).to.equal(false);
+    expect(text).to.include('after key 1 of 9 the page moved focus into iframe (iframe#pay); 8 of the keys went there');
+    expect(await textOf(server, tabId, '#name')).to.equal('A');
+  });
+
   it('does not call typing without a ref delivered when the page moves focus after the first key', async function () {
     await server.ok('navigate', { tabId, url: fixtures.url('/hostile/focus-thief.html') });
     await server.ok('computer', { tabId, action: 'left_click', ref: await refOf(server, tabId, '#name') });

@@ -326,7 +326,15 @@ export interface DispatchOptions {
   between?: (index: number) => Promise<boolean>;
   /** Wait this long for a first change when the input made none yet (hover: a tooltip's show delay), ms. */
   lingerMs?: number;
+  /**
+   * Typing into a pinned field: send the read-back with the last batch instead of after it (one round trip less).
+   * The page answers once it has seen that batch's keyups; keys that may leave the page (Enter) are read after.
+   */
+  readWithKeys?: boolean;
 }
+
+/** After the keys went out: how long the read-back sent with them may still wait for keyups before it is released. */
+const RELEASE_AFTER_MS = 5;
 
 /**
  * Sends the input (one or more batches of actions), then reads the probes and the delta back with one page call
@@ -354,24 +362,32 @@ export async function dispatch(
     const { result, downloads, pageLoaded } = await downloadsDuring(
       tab,
       async () => {
-        for (const [index, batch] of batches.entries()) {
-          if (index > 0 && options.between && !(await options.between(index))) break;
-          started = true;
-          await tab.performActions(batch, target.inputContext);
-          sent++;
-        }
         const deltaOptions = { targetRef: target.ref, ...(options.lingerMs ? { lingerMs: options.lingerMs } : {}) };
-        const finish = target.delta.finishArgs(target.context, deltaOptions);
         const { startNeed, ...rest } = conclude;
         // The drag's start probe lives in another document than the end's when the end is inside a frame.
         const startElsewhere = startNeed && target.startContext && target.startContext !== target.context;
         const inFrame = target.context !== tab.context;
-        const concluded = readBack(context, target.context, {
-          ...rest,
-          ...(startNeed && !startElsewhere ? { startNeed } : {}),
-          ...(finish ? { delta: finish } : {}),
-          ...(inFrame ? { waitMs: FRAME_EVENT_WAIT_MS } : {}),
-        });
+        const finish = target.delta.finishArgs(target.context, deltaOptions);
+        const readBackHere = (extra: Partial<ConcludeArgs> = {}) =>
+          readBack(context, target.context, {
+            ...rest,
+            ...(startNeed && !startElsewhere ? { startNeed } : {}),
+            ...(finish ? { delta: finish } : {}),
+            ...(inFrame ? { waitMs: FRAME_EVENT_WAIT_MS } : {}),
+            ...extra,
+          });
+        const keyUps = options.readWithKeys ? keyUpsOf(batches) : 0;
+        let early: Promise<ActionConclusion | null> | undefined;
+        for (const [index, batch] of batches.entries()) {
+          if (index > 0 && options.between && !(await options.between(index))) break;
+          started = true;
+          const input = tab.performActions(batch, target.inputContext);
+          if (keyUps && index === batches.length - 1) early = readBackHere({ afterKeyUps: keyUps });
+          await heldBy(input, early);
+          sent++;
+        }
+        if (early) releaseLate(context, target.context, conclude.token, early, inFrame ? FRAME_EVENT_WAIT_MS : RELEASE_AFTER_MS);
+        const concluded = early ?? readBackHere();
         const startRead = startElsewhere
           ? readBack(context, target.startContext!, { token: conclude.token, need: [], startNeed, ...(finishArgsFor(target, target.startContext!)) })
           : undefined;
@@ -408,6 +424,42 @@ export async function dispatch(
   } finally {
     tab.off('navigation', onNavigation);
   }
+}
+
+/** Keyups in the batches, or 0 when a key may take the page away (Enter submits, loads): those are read after. */
+function keyUpsOf(batches: InputSource[][]): number {
+  let ups = 0;
+  for (const source of batches.flat()) {
+    if (source.type !== 'key') continue;
+    for (const action of source.actions) {
+      if (action.type === 'keyDown' && LEAVING_KEYS.has(action.value)) return 0;
+      if (action.type === 'keyUp') ups++;
+    }
+  }
+  return ups;
+}
+
+/** Enter and Return (WebDriver's key codes) and a newline typed as text. */
+const LEAVING_KEYS = new Set(['\uE006', '\uE007', '\n', '\r']);
+
+/** `input` once settled; a read-back sent ahead of it that fails meanwhile is left to whoever awaits it later. */
+async function heldBy(input: Promise<void>, early: Promise<unknown> | undefined): Promise<void> {
+  // Marked handled now: if the input fails, the read-back's own failure (the same dialog, the same closed tab) is moot.
+  early?.catch(() => undefined);
+  await input;
+}
+
+/**
+ * The keys are all out. A read-back still waiting for keyups after `ms` will not see the rest (focus went to another
+ * document): tell it to read what it has.
+ */
+function releaseLate(context: ActionScope, frame: string, token: string, early: Promise<unknown>, ms: number): void {
+  let settled = false;
+  const done = () => (settled = true);
+  early.then(done, done);
+  setTimeout(() => {
+    if (!settled) void context.tab.callPage('releaseKeys', { token: `${token}:focus` }, { context: frame }).catch(() => undefined);
+  }, ms);
 }
 
 function inputSentTimeout(error: ToolError): ToolError {

@@ -155,6 +155,11 @@ export interface ConcludeArgs {
    * a field has focus; a page already at its end costs the whole wait.
    */
   scrollWaitMs?: number;
+  /**
+   * Typing: this call was sent together with the keys, not after them. Wait until the typing watch has seen this
+   * many trusted keyups in the document (or until `releaseKeys` says the rest went elsewhere) before reading back.
+   */
+  afterKeyUps?: number;
 }
 
 export interface ActionConclusion {

@@ -31,6 +31,7 @@ export interface PageOperations {
   fileInput: { args: { docId: string; localId: number }; result: FileInputInfo };
   prepareAction: { args: PrepareArgs; result: ActionPreparation };
   concludeAction: { args: ConcludeArgs; result: ActionConclusion };
+  releaseKeys: { args: { token: string }; result: { released: boolean } };
   focusCheck: { args: { ref: GuardArgs; waitMs?: number; caretToEnd?: boolean }; result: FocusCheck };
   pressCheck: { args: PressCheckArgs; result: PressCheck };
   scrollRefIntoView: { args: GuardArgs; result: AimResult };

@@ -1,7 +1,7 @@
 // One page call before and one after each input action. Before: aim (guard), arm the probes, start the delta's
 // watch. After: finish the drag, read the probes, render the delta. Each round trip saved is ~2-4 ms per action.
 import type { ActionConclusion, ActionPreparation, PageDelta, PrepareArgs, ConcludeArgs } from '../contract/index.js';
-import { armDelivery, deepActiveElement, deliveredSoFar, readDelivery, scrollLanded } from './delivery.js';
+import { armDelivery, deepActiveElement, deliveredSoFar, keysUp, readDelivery, scrollLanded } from './delivery.js';
 import { waitUntil } from './wait.js';
 import { summarize } from './describe.js';
 import { deltaFinish, deltaStart } from './delta.js';
@@ -72,6 +72,7 @@ function keepsKeys(element: Element | null): boolean {
 }
 
 export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusion> {
+  if (args.afterKeyUps) await keysUp(`${args.token}:focus`, args.afterKeyUps);
   if (args.waitMs) {
     const { token, need, focusNeed, startNeed } = args;
     await waitUntil(

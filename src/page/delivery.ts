@@ -3,7 +3,7 @@
 import type { DeliveryArgs, DeliveryReport } from '../contract/index.js';
 import { describe, summarize } from './describe.js';
 import { documentId } from './registry.js';
-import { targetOf } from './guard.js';
+import { isFrame, targetOf } from './guard.js';
 import { focusReaches, hitsTarget } from './hit.js';
 import { WatchRegistry, type ArmedWatch } from './watch-registry.js';
 
@@ -35,6 +35,11 @@ interface KeyPin {
   firstAway?: { index: number; where: string };
   /** The last key pressed: focus that moves right after a Tab or Enter was moved by the keys themselves. */
   lastKey: string;
+  /** Trusted keyups seen anywhere in this document, and who waits for a count of them (see keysUp). */
+  ups: number;
+  upWaiter?: { count: number; resolve: () => void };
+  /** How many keyups the keys sent should have brought (set by keysUp): fewer means some keys went to another document. */
+  expectedUps?: number;
 }
 
 const watches = new WatchRegistry<Watch>();
@@ -79,7 +84,7 @@ export function armDelivery(args: DeliveryArgs): { armed: true; docId: string } 
     remove: () => undefined,
     timer: 0,
     scrollAt: { x: window.scrollX, y: window.scrollY, hash: location.hash },
-    ...(args.pin ? { pin: { target: args.ref ? targetOf({ ref: args.ref }) : null, keys: 0, away: 0, lastKey: '' } } : {}),
+    ...(args.pin ? { pin: { target: args.ref ? targetOf({ ref: args.ref }) : null, keys: 0, away: 0, lastKey: '', ups: 0 } } : {}),
   };
   // A pinned watch aims at the ref's element; its events are judged by where focus is (keyReached).
   if (watch.pin) watch.followFocus = true;
@@ -94,9 +99,18 @@ export function armDelivery(args: DeliveryArgs): { armed: true; docId: string } 
       if (origin && !watch.strayAt.has(event.type)) watch.strayAt.set(event.type, describe(origin));
     }
   };
+  const pin = watch.pin;
+  const onKeyUp = (event: Event) => {
+    if (!event.isTrusted || !pin) return;
+    pin.ups++;
+    if (pin.upWaiter && pin.ups >= pin.upWaiter.count) nextTask(pin.upWaiter.resolve);
+  };
   for (const type of args.types) window.addEventListener(type, listener, { capture: true });
+  if (pin) window.addEventListener('keyup', onKeyUp, { capture: true });
   watch.remove = () => {
     for (const type of args.types) window.removeEventListener(type, listener, { capture: true });
+    if (pin) window.removeEventListener('keyup', onKeyUp, { capture: true });
+    pin?.upWaiter?.resolve();
   };
   watches.arm(args.token, watch);
   return { armed: true, docId: documentId };
@@ -126,6 +140,46 @@ export function scrollLanded(token: string, ms: number): Promise<void> {
     const poll = window.setInterval(() => moved() && finish(), 8);
     const limit = window.setTimeout(finish, ms);
   });
+}
+
+/** Runs `fn` in a task of its own: after the event being dispatched, its other listeners and their microtasks. */
+function nextTask(fn: () => void): void {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    channel.port1.close();
+    fn();
+  };
+  channel.port2.postMessage(null);
+}
+
+/**
+ * Resolves once the typing watch `token` has seen `count` trusted keyups in this document (the read-back of a
+ * typing action, sent with its keys rather than after them), or once `releaseKeys` says the keys were all sent
+ * (some went to another document). Resolves at once for an unknown token.
+ */
+export function keysUp(token: string, count: number): Promise<void> {
+  const pin = watches.get(token)?.pin;
+  if (pin) pin.expectedUps = count;
+  if (!pin || pin.ups >= count) return Promise.resolve();
+  return new Promise((resolve) => {
+    const earlier = pin.upWaiter;
+    pin.upWaiter = {
+      count,
+      resolve: () => {
+        pin.upWaiter = undefined;
+        earlier?.resolve();
+        resolve();
+      },
+    };
+  });
+}
+
+/** Ends a `keysUp` wait: every key went out, and those this document did not see are not coming. */
+export function releaseKeys(args: { token: string }): { released: boolean } {
+  const pin = watches.get(args.token)?.pin;
+  const waiting = pin?.upWaiter;
+  waiting?.resolve();
+  return { released: Boolean(waiting) };
 }
 
 /** Whether every one of `need` has reached the target so far (true when the token is unknown: nothing to wait for). */
@@ -161,6 +215,12 @@ export function readDelivery(args: { token: string; need: string[] }): DeliveryR
       index === 1
         ? `the keys went to ${to}${pin.away < pin.keys ? ` (${pin.keys - pin.away} of ${pin.keys} reached the target)` : ''}`
         : `after key ${index - 1} of ${pin.keys} the page moved focus to ${to}; ${pin.away} of the keys went elsewhere`;
+  } else if (pin?.expectedUps !== undefined && pin.keys < pin.expectedUps) {
+    // Focus moved to another document (a frame) while the keys went out: this one never saw the rest.
+    report.delivered = false;
+    const active = deepActiveElement();
+    const into = isFrame(active) ? `into ${describe(active)}` : 'to another document';
+    report.landed = `after key ${pin.keys} of ${pin.expectedUps} the page moved focus ${into}; ${pin.expectedUps - pin.keys} of the keys went there`;
   } else if (missing.length && missing.length < args.need.length && watch.seen.has(args.need[0]!)) {
     // The press reached the target and the page answered it before the rest arrived: it removed the target, drew
     // a menu or popup under the pointer, or captured the pointer. The input was delivered; say where the rest went.

@@ -6,6 +6,7 @@ import { deltaFinish, deltaStart } from './delta.js';
 import { find } from './find.js';
 import { fileInput, fileInputs, setFieldValue } from './forms.js';
 import { frameOrigin, listFrames } from './frames.js';
+import { releaseKeys } from './delivery.js';
 import { pressCheck } from './press-check.js';
 import { focusCheck, localIdForSelector, scrollRefIntoView, textOfSelector } from './guard.js';
 import { pageInfo } from './info.js';
@@ -37,6 +38,7 @@ export const operations = {
   // computer: the guard, delivery, scroll and drag probes ride on prepareAction / concludeAction
   prepareAction,
   concludeAction,
+  releaseKeys,
   focusCheck,
   pressCheck,
   scrollRefIntoView,

@@ -80,7 +80,7 @@ const type: ActionHandler = async (context, args) => {
   if (!args.ref) {
     const delta = new DeltaWatch(tab, { keys: true });
     const focused = await aimFocus(context, token, delta, true);
-    const dispatched = await dispatch(context, { context: focused.context, inputContext: focused.context, delta }, keyBatches(keys), { token, need: [], focusNeed: KEYS.need });
+    const dispatched = await dispatch(context, { context: focused.context, inputContext: focused.context, delta }, keyBatches(keys), { token, need: [], focusNeed: KEYS.need }, { readWithKeys: true });
     const focus = dispatched.conclusion?.focusDelivery;
     return actionResult({
       action: 'type',
@@ -94,7 +94,7 @@ const type: ActionHandler = async (context, args) => {
   // The click and the keys in one pass: the press check before the button goes down, the focus check before the keys.
   const target = await aim(context, { ref: args.ref }, token, { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'], focusWatch: KEYS.watch, focusPin: true });
   const run = clickFirst(context, target, (endFirst) => keyBatches(endFirst ? [END_KEY, ...keys] : keys));
-  const dispatched = await dispatch(context, target, run.batches, { token, need: run.noClick ? [] : ['pointerdown'], focusNeed: KEYS.need }, { between: run.between });
+  const dispatched = await dispatch(context, target, run.batches, { token, need: run.noClick ? [] : ['pointerdown'], focusNeed: KEYS.need }, { between: run.between, readWithKeys: true });
   if (!run.noClick) tab.movePointer(target.point);
   return refResult(args.ref, target, dispatched, run, 'the keys', 'typed', typed);
 };
