@@ -29,6 +29,27 @@ export class BidiError extends Error {
   }
 }
 
+/**
+ * What the browser layer needs of a BiDi connection: typed commands and events, its end. `BidiConnection` is the
+ * WebSocket one; unit tests hand Browser and Tab a scripted in-memory one (test/helpers/fake-bidi-link.mjs).
+ */
+export interface BidiLink {
+  /** True once the connection is gone: every later send rejects. */
+  readonly closed: boolean;
+  /** Sent exactly once; a timeout rejects with `commandTimeout`'s error, never retried. */
+  send<M extends CommandName>(method: M, params: CommandParams<M>, options?: SendOptions): Promise<CommandResult<M>>;
+  /** Calls `listener` for each event of that name; returns the function that stops it. */
+  on<E extends EventName>(event: E, listener: (params: EventParams<E>) => void): () => void;
+  /** Called once when the connection goes away, whatever the reason. */
+  onDisconnect(listener: (error: Error) => void): void;
+  close(): void;
+}
+
+/** The error a command gets when its answer did not come in time: a write may have been done by the browser. */
+export function commandTimeout(method: string, timeout: number, write: boolean | undefined): ToolError {
+  return new ToolError('timeout', `Firefox did not answer ${method} within ${timeout} ms.`, { method, unknown_effects: write === true });
+}
+
 interface Pending {
   method: string;
   resolve(value: unknown): void;
@@ -38,10 +59,6 @@ interface Pending {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-/**
- * One WebSocket to Firefox's Remote Agent. It knows commands, answers and events, nothing of tabs or tools.
- * A command is sent exactly once: a timeout is reported, never retried.
- */
 /** FIREFOX_USE_TRACE_BIDI=1 writes every command's round trip to stderr: where an action's time goes. */
 const TRACE = process.env.FIREFOX_USE_TRACE_BIDI === '1';
 
@@ -50,7 +67,11 @@ function traceDetail(params: unknown): string {
   return typeof fn === 'string' ? ` ${fn}` : '';
 }
 
-export class BidiConnection {
+/**
+ * One WebSocket to Firefox's Remote Agent. It knows commands, answers and events, nothing of tabs or tools.
+ * A command is sent exactly once: a timeout is reported, never retried.
+ */
+export class BidiConnection implements BidiLink {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly events = new EventEmitter();
@@ -105,12 +126,7 @@ export class BidiConnection {
     return new Promise<CommandResult<M>>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(
-          new ToolError('timeout', `Firefox did not answer ${method} within ${timeout} ms.`, {
-            method,
-            unknown_effects: options.write === true,
-          }),
-        );
+        reject(commandTimeout(method, timeout, options.write));
       }, timeout);
       const started = TRACE ? performance.now() : 0;
       const settle = TRACE

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BidiConnection } from '../bidi/connection.js';
+import { BidiConnection, type BidiLink } from '../bidi/connection.js';
 import { ToolError } from '../errors.js';
 import { Browser, type BrowserOptions } from './browser.js';
 import type { BrowserHost } from './host.js';
@@ -59,7 +59,7 @@ export class AttachedHost implements BrowserHost {
     // Nothing of ours to kill: dropping the socket ends the session (Browser.close does that).
   }
 
-  async shutdown(bidi: BidiConnection, graceMs: number, alive: boolean): Promise<void> {
+  async shutdown(bidi: BidiLink, graceMs: number, alive: boolean): Promise<void> {
     if (alive && !bidi.closed) await bidi.send('session.end', {}, { timeout: Math.min(graceMs, END_TIMEOUT_MS) }).catch(() => undefined);
     bidi.close();
   }

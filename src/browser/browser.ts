@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { BrowsingContext } from 'webdriver-bidi-protocol';
-import { BidiConnection, type EventName } from '../bidi/connection.js';
+import { BidiConnection, type BidiLink, type EventName } from '../bidi/connection.js';
 import { ToolError, isToolError } from '../errors.js';
 import { LocalHost, type BrowserHost } from './host.js';
 import { launchFirefox, type LaunchedFirefox, type LaunchOptions, type StartupPhases } from './launcher.js';
@@ -113,7 +113,7 @@ export class Browser extends EventEmitter<{
   private startupAnswer: Promise<string> | null = null;
 
   private constructor(
-    private readonly bidi: BidiConnection,
+    private readonly bidi: BidiLink,
     readonly host: BrowserHost,
     readonly options: BrowserOptions,
     /** Browser name and version from the session's capabilities ("Firefox" until Firefox has answered session.new). */
@@ -178,7 +178,7 @@ export class Browser extends EventEmitter<{
    * A Browser on a connection whose BiDi session already exists (made by `launch`, or by a remote WebDriver
    * endpoint from its webSocketUrl capability): no session.new here.
    */
-  static async attach(bidi: BidiConnection, host: BrowserHost, options: BrowserOptions, version: string): Promise<Browser> {
+  static async attach(bidi: BidiLink, host: BrowserHost, options: BrowserOptions, version: string): Promise<Browser> {
     const browser = new Browser(bidi, host, options, version);
     await browser.start();
     return browser;

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { BrowsingContext, Network } from 'webdriver-bidi-protocol';
-import type { BidiConnection } from '../bidi/connection.js';
+import type { BidiLink } from '../bidi/connection.js';
 import type { RequestEnd } from './network-log.js';
 import { makeOutputDir } from './output.js';
 import type { NavigationEvent, Tab } from './tab.js';
@@ -47,7 +47,7 @@ export class DownloadLog extends EventEmitter<{ begin: [Download]; end: [Downloa
 }
 
 /** Sends the downloads of these user contexts (of all, without) into `dir`, made private to this user first. */
-export async function routeDownloads(bidi: BidiConnection, dir: string, userContexts?: [string, ...string[]]): Promise<void> {
+export async function routeDownloads(bidi: BidiLink, dir: string, userContexts?: [string, ...string[]]): Promise<void> {
   await makeOutputDir(dir);
   await bidi.send('browser.setDownloadBehavior', { downloadBehavior: { type: 'allowed', destinationFolder: dir }, ...(userContexts ? { userContexts } : {}) });
 }

@@ -1,4 +1,4 @@
-import type { BidiConnection } from '../bidi/connection.js';
+import type { BidiLink } from '../bidi/connection.js';
 import type { LaunchedFirefox } from './launcher.js';
 
 /**
@@ -15,7 +15,7 @@ export interface BrowserHost {
   /** Once asked to quit, the browser is left to write its profile out rather than killed when its connection drops. */
   readonly quitsInOrder?: boolean;
   /** Ends the browser in order; `alive` is false when the connection is already gone. */
-  shutdown(bidi: BidiConnection, graceMs: number, alive: boolean): Promise<void>;
+  shutdown(bidi: BidiLink, graceMs: number, alive: boolean): Promise<void>;
   /** Waits for a shutdown already started elsewhere. */
   waitForExit(graceMs: number): Promise<void>;
   /** The browser is the user's (--connect): it stays when we end, and only the tabs we opened are closed. */
@@ -44,7 +44,7 @@ export class LocalHost implements BrowserHost {
     return this.firefox.keepsFirstRunState;
   }
 
-  async shutdown(bidi: BidiConnection, graceMs: number, alive: boolean): Promise<void> {
+  async shutdown(bidi: BidiLink, graceMs: number, alive: boolean): Promise<void> {
     if (alive && !bidi.closed) {
       // browser.close quits at once, dropping storage writes Firefox still batches (a cookie set in the last
       // second is lost). A kept profile gets a moment for them first; a throwaway one is deleted anyway.

@@ -1,5 +1,5 @@
 import type { Network } from 'webdriver-bidi-protocol';
-import type { BidiConnection } from '../bidi/connection.js';
+import type { BidiLink } from '../bidi/connection.js';
 import { originAllowed } from './origins.js';
 
 export interface OriginRules {
@@ -20,7 +20,7 @@ export type BlockedListener = (context: string | null, url: string, ownDocument:
  */
 export class OriginGuard {
   constructor(
-    private readonly bidi: BidiConnection,
+    private readonly bidi: BidiLink,
     private readonly rules: OriginRules,
     private readonly onBlocked: BlockedListener,
   ) {}

@@ -2,7 +2,7 @@
 // demand), element references for commands that take an element, sandbox functions given as source, and code in
 // the page's own realm. The Tab owns one and hands it its private connection.
 import type { Script } from 'webdriver-bidi-protocol';
-import type { BidiConnection } from '../bidi/connection.js';
+import type { BidiLink } from '../bidi/connection.js';
 import { ToolError } from '../errors.js';
 import type { PageArgs, PageOperationName, PageResult } from '../contract/index.js';
 import { CALL_STUB, ELEMENT_STUB, NOT_INSTALLED, SANDBOX, pageScriptSource, type PageAnswer, type PageFailure } from './page-script.js';
@@ -36,7 +36,7 @@ const WINDOWS_OF = `function (docId, ids) {
 
 export class PageScripts {
   constructor(
-    private readonly bidi: BidiConnection,
+    private readonly bidi: BidiLink,
     private readonly tab: ScriptHost,
   ) {}
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { BidiConnection } from '../bidi/connection.js';
+import { BidiConnection, type BidiLink } from '../bidi/connection.js';
 import { ToolError } from '../errors.js';
 import { Browser, type BrowserOptions } from './browser.js';
 import type { BrowserHost } from './host.js';
@@ -102,7 +102,7 @@ export class RemoteHost implements BrowserHost {
     void this.end();
   }
 
-  async shutdown(bidi: BidiConnection, graceMs: number): Promise<void> {
+  async shutdown(bidi: BidiLink, graceMs: number): Promise<void> {
     // No browser.close on the socket: the endpoint owns Firefox and ends it when the session is deleted.
     bidi.close();
     await this.end(Math.max(graceMs, DELETE_TIMEOUT_MS));

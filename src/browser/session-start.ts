@@ -1,7 +1,7 @@
 // The BiDi session of a launched Firefox. Firefox makes it at once but holds its answer to session.new until the
 // window's idle startup tasks have run (~2 s on this machine), and serves commands on the connection meanwhile: the
 // browser is usable as soon as its first window has a tab, and the answer can be awaited in the background.
-import type { BidiConnection } from '../bidi/connection.js';
+import type { BidiLink } from '../bidi/connection.js';
 import { ToolError } from '../errors.js';
 
 /** How long Firefox may take to start, and to open its first tab while it still runs its startup tasks. */
@@ -15,7 +15,7 @@ export interface OpenedSession {
 }
 
 /** Sends session.new and resolves when the browser can be driven: its answer or its first tab, whichever is first. */
-export async function openSession(bidi: BidiConnection, acceptInsecureCerts: boolean): Promise<OpenedSession> {
+export async function openSession(bidi: BidiLink, acceptInsecureCerts: boolean): Promise<OpenedSession> {
   const answer = bidi
     .send(
       'session.new',
@@ -31,7 +31,7 @@ export async function openSession(bidi: BidiConnection, acceptInsecureCerts: boo
  * Resolves once Firefox's first window has a tab (from then on browsingContext commands work), or once `until`
  * settles: the session's own answer makes the polling moot.
  */
-async function firstWindow(bidi: BidiConnection, timeoutMs: number, until: Promise<unknown>): Promise<void> {
+async function firstWindow(bidi: BidiLink, timeoutMs: number, until: Promise<unknown>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let settled = false;
   until.then(

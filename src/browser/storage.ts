@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Network, Storage } from 'webdriver-bidi-protocol';
 import { z } from 'zod';
-import type { BidiConnection } from '../bidi/connection.js';
+import type { BidiLink } from '../bidi/connection.js';
 import { ToolError } from '../errors.js';
 import type { Tab } from './tab.js';
 
@@ -77,12 +77,12 @@ export function jarOf(userContext: string | undefined): Storage.PartitionDescrip
   return { type: 'storageKey', userContext: userContext ?? 'default' };
 }
 
-export async function getCookies(bidi: BidiConnection, partition: Storage.PartitionDescriptor, timeout: number, filter?: Storage.CookieFilter): Promise<StorageCookie[]> {
+export async function getCookies(bidi: BidiLink, partition: Storage.PartitionDescriptor, timeout: number, filter?: Storage.CookieFilter): Promise<StorageCookie[]> {
   const { cookies } = await bidi.send('storage.getCookies', { partition, ...(filter ? { filter } : {}) }, { timeout });
   return cookies.map(toStorageCookie);
 }
 
-export async function setCookies(bidi: BidiConnection, cookies: StorageCookie[], partition: Storage.PartitionDescriptor, timeout: number): Promise<void> {
+export async function setCookies(bidi: BidiLink, cookies: StorageCookie[], partition: Storage.PartitionDescriptor, timeout: number): Promise<void> {
   for (const cookie of cookies) {
     try {
       await bidi.send('storage.setCookie', { cookie: toBidiCookie(cookie), partition }, { timeout, write: true });
@@ -97,7 +97,7 @@ export async function setCookies(bidi: BidiConnection, cookies: StorageCookie[],
  * `/robots.txt` (a plain-text document: none of the app's scripts run there before the items are in place); an
  * origin that does not answer is reported, not fatal.
  */
-export async function setLocalStorage(bidi: BidiConnection, state: StorageState, userContext: string | undefined, timeout: number): Promise<string[]> {
+export async function setLocalStorage(bidi: BidiLink, state: StorageState, userContext: string | undefined, timeout: number): Promise<string[]> {
   const failed: string[] = [];
   const origins = state.origins.filter((origin) => origin.localStorage.length > 0);
   if (origins.length === 0) return failed;

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { BrowsingContext, Input, Script } from 'webdriver-bidi-protocol';
-import type { BidiConnection } from '../bidi/connection.js';
+import type { BidiLink } from '../bidi/connection.js';
 import { ToolError, isToolError } from '../errors.js';
 import { isPaintRefused, mapBidiError } from './bidi-errors.js';
 import { ConsoleLog } from './console-log.js';
@@ -80,7 +80,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   constructor(
     readonly id: number,
     readonly context: string,
-    private readonly bidi: BidiConnection,
+    private readonly bidi: BidiLink,
     readonly timeouts: TabTimeouts,
     viewport: { width: number; height: number },
     /** The group (MCP session) this tab belongs to. */

@@ -1,7 +1,7 @@
 // The user contexts (BiDi's separate cookie jars, storage and cache) of the groups that keep theirs apart: serve's
 // sessions. Each is made on first need and set up as the default one is: overrides, storage state, download folder.
 import type { Emulation, Storage } from 'webdriver-bidi-protocol';
-import type { BidiConnection } from '../bidi/connection.js';
+import type { BidiLink } from '../bidi/connection.js';
 import { routeDownloads } from './downloads.js';
 import { LAUNCH_TIMEOUT_MS } from './session-start.js';
 import { jarOf, setCookies, setLocalStorage, type StorageState } from './storage.js';
@@ -25,7 +25,7 @@ export class UserContexts {
   private readonly sized = new Set<string>();
 
   constructor(
-    private readonly bidi: BidiConnection,
+    private readonly bidi: BidiLink,
     private readonly options: UserContextOptions,
   ) {}
 
