@@ -1,6 +1,6 @@
 // Key source actions for chords and for literal text.
 import type { Input } from 'webdriver-bidi-protocol';
-import { MODIFIER_VALUES, type Chord, type Modifier } from './keys.js';
+import { GRAPHEMES, MODIFIER_VALUES, type Chord, type Modifier } from './keys.js';
 
 export const KEYBOARD_ID = 'fu-keyboard';
 const ENTER = '\uE007';
@@ -24,7 +24,7 @@ export function chordActions(chord: Chord): Input.KeySourceAction[] {
  */
 export function textKeys(text: string): string[] {
   const keys: string[] = [];
-  for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)) {
+  for (const { segment } of GRAPHEMES.segment(text)) {
     if (segment === '\n' || segment === '\r\n' || segment === '\r') keys.push(ENTER);
     else if (segment === '\t') keys.push(TAB);
     else keys.push(segment);

@@ -3,6 +3,9 @@ import { ToolError } from '../../errors.js';
 
 export type Modifier = 'ctrl' | 'shift' | 'alt' | 'meta';
 
+/** Made once: a new Intl.Segmenter costs ~0.2 ms, more than splitting a typical text. */
+export const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
 /** WebDriver values of the left-hand modifier keys. */
 export const MODIFIER_VALUES: Record<Modifier, string> = {
   ctrl: '\uE009',
@@ -99,7 +102,7 @@ export function parseModifiers(spec: string | undefined, field = 'modifiers'): M
 /** The WebDriver value of one key name, or undefined. Single characters stand for themselves. */
 export function keyValue(name: string): string | undefined {
   if ([...name].length === 1) return name;
-  if (new Intl.Segmenter().segment(name)[Symbol.iterator]().next().value?.segment === name) return name;
+  if (GRAPHEMES.segment(name)[Symbol.iterator]().next().value?.segment === name) return name;
   return NAMED_KEYS[name.toLowerCase().replace(/_/g, '')];
 }
 
