@@ -66,7 +66,8 @@ function originOf(event: Event): Element | null {
   return first instanceof Node ? first.parentElement : null;
 }
 
-function reached(event: Event, target: Element, origin: Element | null): boolean {
+function reached(event: Event, target: Element | null, origin: Element | null): boolean {
+  if (target === null) return false;
   if (event.composedPath().includes(target)) return true;
   // The same rule as the guard's hit test: its label, its component's own parts, the control drawn for it.
   return origin !== null && hitsTarget(origin, target);
@@ -88,14 +89,15 @@ export function armDelivery(args: DeliveryArgs): { armed: true; docId: string } 
   };
   // A pinned watch aims at the ref's element; its events are judged by where focus is (keyReached).
   if (watch.pin) watch.followFocus = true;
+  // Runs in every key event of a text typed: where the event went is looked up only when it missed.
   const listener = (event: Event) => {
     if (!event.isTrusted) return;
-    const target = watch.followFocus ? deepActiveElement() : watch.target;
-    const origin = originOf(event);
-    const hit = watch.pin ? keyReached(watch.pin, event) : watch.atPoint || (target !== null && reached(event, target, origin));
+    let origin: Element | null | undefined;
+    const hit = watch.pin ? keyReached(watch.pin, event) : watch.atPoint || reached(event, watch.followFocus ? deepActiveElement() : watch.target, (origin = originOf(event)));
     if (hit) watch.seen.add(event.type);
     else {
       watch.stray.add(event.type);
+      origin ??= originOf(event);
       if (origin && !watch.strayAt.has(event.type)) watch.strayAt.set(event.type, describe(origin));
     }
   };
