@@ -106,12 +106,13 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/browser/**', '**/tools/**', '**/mcp/**', '**/cli/**', '**/page/**'], message: 'src/bidi is the wire only.' }] }] },
   },
   {
-    // tools do not reach up into the MCP session machinery or the commands (types of the context excepted).
+    // tools sit below mcp and cli: not even a type comes from there (what a tool needs of its session is the
+    // ToolContext, defined in src/tools/context.ts and supplied by mcp).
     files: ['src/tools/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [...BIDI_FENCE.patterns, { group: ['**/cli/**'], message: 'tools sit below cli.' }, { group: ['**/mcp/**'], allowTypeImports: true, message: 'tools sit below mcp (type imports only).' }] },
+        { patterns: [...BIDI_FENCE.patterns, { group: ['**/cli/**', '**/mcp/**'], message: 'tools sit below mcp and cli: take it from the ToolContext (src/tools/context.ts).' }] },
       ],
     },
   },

@@ -4,7 +4,6 @@
 // after (probes + the delta), plus one per frame level when the target is inside an iframe.
 import { randomUUID } from 'node:crypto';
 import type { ActionConclusion, ActionPreparation, ConcludeArgs, PageDelta, PrepareArgs } from '../contract/index.js';
-import type { Browser } from './browser.js';
 import type { InputSource, Point } from './input/pointer.js';
 import { ToolError, isToolError } from '../errors.js';
 import type { NavigationEvent, Tab } from './tab.js';
@@ -12,10 +11,9 @@ import { DeltaWatch, type DeltaOutcome } from './delta.js';
 import { downloadsDuring, type Download } from './downloads.js';
 import { walkDown, walkUp } from './frames.js';
 
-/** The tab an action works on and its browser (a tool's ActionScope is one). */
+/** The tab an action works on (a tool's context is one); its refs and frames come with it. */
 export interface ActionScope {
   tab: Tab;
-  browserNow: Browser;
 }
 
 /** Where an action aims: an element ref, or a top-level viewport point. */
@@ -97,7 +95,7 @@ function prepareArgs(token: string, probes: Probes): PrepareArgs {
  * probes and starts the delta. Throws the guard's error with nothing dispatched.
  */
 export async function aim(context: ActionScope, args: AimArgs, token: string, probes: Probes, field = 'coordinate'): Promise<Aim> {
-  const { tab, browserNow } = context;
+  const { tab } = context;
   if (args.ref && args.coordinate) throw new ToolError('invalid_arguments', 'coordinate: give coordinate or ref, not both.', { field: 'coordinate' });
   // Typing by ref (keys follow the click): its change is the field's value, so the delta reads it as keys'.
   const delta = new DeltaWatch(tab, probes.focusWatch ? { keys: true } : {});
@@ -106,9 +104,9 @@ export async function aim(context: ActionScope, args: AimArgs, token: string, pr
   let topPreparation: ActionPreparation;
   if (args.ref) {
     const ref = args.ref;
-    const target = browserNow.refs.lookup(ref, tab.id);
+    const target = tab.refs.lookup(ref, tab.id);
     const refArgs = { docId: target.docId, localId: target.localId };
-    if (!browserNow.contexts.has(target.frameContext)) {
+    if (!tab.contexts.has(target.frameContext)) {
       throw new ToolError('ref_stale', `${ref}: its frame no longer exists. Call read_page or find for current refs.`, { reason: 'other_document', ref });
     }
     const inTop = target.frameContext === tab.context;

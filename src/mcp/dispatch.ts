@@ -3,11 +3,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerOptions } from '../config.js';
 import { ToolError, isToolError } from '../errors.js';
 import { unmappedBidiError } from '../browser/bidi-errors.js';
-import type { Tool, ToolContext, ToolResponse } from '../tools/tool.js';
+import type { Tool, ToolResponse } from '../tools/tool.js';
 import { describeOpenedTab, openedTabLines } from '../tools/tab-info.js';
 import { renderText } from './render.js';
 import type { RefPin } from './recorder.js';
 import type { Session } from './session.js';
+import { sessionToolContext, tabToolContext } from './tool-context.js';
 
 /** Turns a zod failure into one readable line naming each field and what it expected. */
 export function describeZodError(error: z.ZodError): { message: string; field: string } {
@@ -89,11 +90,10 @@ async function dispatchCall(tool: Tool, rawArgs: unknown, session: Session, opti
   } catch (error) {
     return errorResult(error);
   }
-  const context: ToolContext = { session, options, browser: () => session.browser() };
   const release = session.manager.hold();
   try {
     if (tool.scope === 'session') {
-      const response = await tool.handler(context, args);
+      const response = await tool.handler(sessionToolContext(session, options), args);
       return successResult(response as ToolResponse<Record<string, unknown>>, session.takeLostTabsNotice());
     }
     const browser = await session.browser();
@@ -107,7 +107,7 @@ async function dispatchCall(tool: Tool, rawArgs: unknown, session: Session, opti
         tab.assertUsable();
       }
       await browser.showTab(tab);
-      const tabContext = { ...context, tab, browserNow: browser };
+      const tabContext = tabToolContext(session, options, browser, tab);
       if (call && session.recorder) call.pin = await session.recorder.pin(tabContext, args);
       return tool.handler(tabContext, args);
     });

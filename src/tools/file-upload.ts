@@ -52,14 +52,14 @@ interface Chosen {
 }
 
 async function chooseInput(context: TabToolContext, ref: string | undefined): Promise<Chosen> {
-  const { tab, browserNow } = context;
+  const { tab } = context;
   if (ref) {
     const target = await refTarget(context, ref);
     const info = await tab.callPage('fileInput', { docId: target.docId, localId: target.localId }, { context: target.frameContext });
     return { ref, frameContext: target.frameContext, info };
   }
   const inputs = await tab.callPage('fileInputs');
-  const named = inputs.map((info) => ({ ref: browserNow.refs.refFor(tab.id, tab.context, info.docId, info.localId), frameContext: tab.context, info }));
+  const named = inputs.map((info) => ({ ref: tab.refs.refFor(tab.id, tab.context, info.docId, info.localId), frameContext: tab.context, info }));
   if (named.length === 1) return named[0]!;
   if (named.length === 0) {
     throw new ToolError('not_found', 'The page has no file input (in its top document); pass the ref of one inside a frame if there is one.', { field: 'ref' });

@@ -28,12 +28,12 @@ async function refsFor(context: TabToolContext, value: RemoteValue): Promise<Map
   const refs = new Map<string, string>();
   const nodes = elementNodes(value).slice(0, 200);
   if (nodes.length === 0) return refs;
-  const { tab, browserNow } = context;
+  const { tab } = context;
   const ids = await tab
     .callPage('identify', {}, { nodes: nodes.map((node) => ({ sharedId: node.sharedId! })) })
     .catch(() => null); // nodes of another frame's document cannot be named from the top one
   ids?.forEach((id, index) => {
-    if (id) refs.set(nodes[index]!.sharedId!, browserNow.refs.refFor(tab.id, tab.context, id.docId, id.localId));
+    if (id) refs.set(nodes[index]!.sharedId!, tab.refs.refFor(tab.id, tab.context, id.docId, id.localId));
   });
   return refs;
 }

@@ -19,7 +19,7 @@ export const savePdfTool = defineTool({
   async handler(context, args) {
     const pdf = Buffer.from(await context.tab.printPdf(), 'base64');
     const name = args.filename && !args.filename.toLowerCase().endsWith('.pdf') ? `${args.filename}.pdf` : args.filename;
-    const path = await saveOutput(context.options.outputDir, `tab${context.tab.id}-page`, 'pdf', pdf, name);
+    const path = await saveOutput(context.group.outputDir, `tab${context.tab.id}-page`, 'pdf', pdf, name);
     return { structured: { path, bytes: pdf.length }, text: `Saved tab ${context.tab.id} as a PDF (${pdf.length} bytes): ${path}` };
   },
 });

@@ -27,11 +27,10 @@ export const scriptExportTool = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   async handler(context, args) {
-    const recorder = context.session.recorder;
-    if (!recorder) throw new ToolError('invalid_arguments', 'This session is not recorded.', { field: 'filename' });
-    const script = recorder.export();
+    const script = context.group.exportScript();
+    if (!script) throw new ToolError('invalid_arguments', 'This session is not recorded.', { field: 'filename' });
     const name = args.filename && !/\.ya?ml$/i.test(args.filename) ? `${args.filename}.yaml` : args.filename;
-    const path = await saveOutput(context.options.outputDir, 'session', 'yaml', script.text, name);
+    const path = await saveOutput(context.group.outputDir, 'session', 'yaml', script.text, name);
     const needs = script.secrets.length ? ` It needs ${script.secrets.join(', ')} in the environment (typed into password fields; not in the file).` : '';
     const warned = script.warnings.length ? `\nA re-run may differ: ${script.warnings.join('; ')}.` : '';
     return {

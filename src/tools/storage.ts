@@ -49,7 +49,7 @@ function sentTo(cookie: StorageCookie, url: URL): boolean {
 
 async function pageCookies(context: TabToolContext, name?: string): Promise<{ url: URL; cookies: StorageCookie[] }> {
   const url = await pageUrl(context);
-  const cookies = (await context.browserNow.cookies(context.session.id, name ? { name } : undefined)).filter((cookie) => sentTo(cookie, url));
+  const cookies = (await context.group.cookies.list(name ? { name } : undefined)).filter((cookie) => sentTo(cookie, url));
   return { url, cookies };
 }
 
@@ -110,7 +110,7 @@ export const cookiesSetTool = defineTool({
       secure: args.secure ?? url.protocol === 'https:',
       sameSite: args.sameSite ?? 'Lax',
     };
-    await context.browserNow.setCookies(context.session.id, [cookie]);
+    await context.group.cookies.set(cookie);
     const set = shown(cookie);
     return { structured: { cookie: set }, text: `Set ${cookieLine(set)}` };
   },
@@ -131,7 +131,7 @@ export const cookiesClearTool = defineTool({
     const { url, cookies } = await pageCookies(context, args.name);
     const deleted: string[] = [];
     for (const cookie of cookies) {
-      const count = await context.browserNow.deleteCookies(context.session.id, { name: cookie.name, domain: cookie.domain, path: cookie.path });
+      const count = await context.group.cookies.delete({ name: cookie.name, domain: cookie.domain, path: cookie.path });
       if (count) deleted.push(cookie.name);
     }
     return { structured: { deleted }, text: deleted.length ? `Deleted ${deleted.length} cookie(s) of ${url.origin}: ${deleted.join(', ')}` : `No cookies to delete for ${url.origin}.` };
@@ -153,10 +153,9 @@ export const storageStateSaveTool = defineTool({
   output: z.object({ path: z.string(), cookies: z.number(), origins: z.array(z.string()) }),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   async handler(context, args) {
-    const browser = await context.browser();
-    const state = await browser.storageState(context.session.id);
+    const state = await context.group.storageState();
     const name = args.filename && !args.filename.endsWith('.json') ? `${args.filename}.json` : args.filename;
-    const path = await saveOutput(context.options.outputDir, 'storage-state', 'json', JSON.stringify(state, null, 2), name);
+    const path = await saveOutput(context.group.outputDir, 'storage-state', 'json', JSON.stringify(state, null, 2), name);
     const origins = state.origins.map((origin) => origin.origin);
     return {
       structured: { path, cookies: state.cookies.length, origins },

@@ -17,11 +17,12 @@ export const tabsCloseTool = defineTool({
   output: z.object({ closed: z.number(), remainingTabIds: z.array(z.number()) }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(context) {
-    if (!(await context.browserNow.closeTab(context.tab, true))) {
+    const { group } = context;
+    if (!(await group.closeTab(context.tab))) {
       throw new ToolError('internal_error', `Firefox answered but tab ${context.tab.id} is still open.`, { tabId: context.tab.id });
     }
-    const remaining = context.session.tabs(context.browserNow).map((tab) => tab.id);
-    if (context.session.activeTabId === context.tab.id) context.session.activeTabId = remaining.at(-1) ?? null;
+    const remaining = (await group.tabs()).map((tab) => tab.id);
+    if (group.activeTabId === context.tab.id) group.activeTabId = remaining.at(-1) ?? null;
     return {
       structured: { closed: context.tab.id, remainingTabIds: remaining },
       text: `Closed tab ${context.tab.id}. Remaining tabs: ${remaining.length ? remaining.join(', ') : 'none'}.`,

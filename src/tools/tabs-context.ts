@@ -18,17 +18,12 @@ export const tabsContextTool = defineTool({
   output: z.object({ tabs: z.array(tabInfoSchema), activeTabId: z.number().nullable() }),
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   async handler(context, args) {
-    const browser = await context.browser();
-    let tabs = context.session.tabs(browser);
+    const { group } = context;
+    let tabs = await group.tabs();
     // Every tab is listed here, so none is left to report in a later reply.
-    context.session.takeOpenedTabs();
-    if (tabs.length === 0 && args.createIfEmpty) {
-      const tab = await browser.createTab(context.session.id, { foreground: 'group' });
-      context.session.remember(tab);
-      context.session.activeTabId = tab.id;
-      tabs = [tab];
-    }
-    const described = await Promise.all(tabs.map((tab) => describeTab(tab, context.session.activeTabId)));
+    group.takeOpenedTabs();
+    if (tabs.length === 0 && args.createIfEmpty) tabs = [await group.openTab()];
+    const described = await Promise.all(tabs.map((tab) => describeTab(tab, group.activeTabId)));
     const activeTabId = described.find((tab) => tab.active)?.tabId ?? null;
     const text = described.length
       ? described.map((tab) => `tab ${tab.tabId}${tab.active ? ' (active)' : ''}: ${tab.title || '(untitled)'} — ${tab.url}${tab.dialog ? ` [dialog open: ${tab.dialog.type} "${tab.dialog.message}"]` : ''}`).join('\n')

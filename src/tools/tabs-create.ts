@@ -20,10 +20,7 @@ export const tabsCreateTool = defineTool({
   async handler(context, args) {
     // A refused URL opens no tab at all.
     if (args.url) checkedUrl(args.url, context.options);
-    const browser = await context.browser();
-    const tab = await browser.createTab(context.session.id, { foreground: 'group' });
-    context.session.remember(tab);
-    context.session.activeTabId = tab.id;
+    const tab = await context.group.openTab();
     if (args.url) await tab.serialize(() => navigateTab(tab, args.url!, context.options));
     const info = await describeTab(tab, tab.id);
     return { structured: info, text: `Opened tab ${info.tabId}: ${info.title || '(untitled)'} — ${info.url}` };

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Browser } from '../browser/browser.js';
-import type { Tab } from '../browser/tab.js';
 import type { ServerOptions } from '../config.js';
-import type { Session } from '../mcp/session.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import type { TabToolContext, ToolContext } from './context.js';
+
+export type { TabToolContext, ToolContext } from './context.js';
 
 /** An image for the model: raw bytes, or the base64 text Firefox already sent (saves a decode and re-encode). */
 export type ToolImage = { mimeType: 'image/png' | 'image/jpeg' } & ({ data: Buffer; base64?: undefined } | { base64: string; data?: undefined });
@@ -14,18 +14,6 @@ export interface ToolResponse<Out> {
   /** Text for the model; by default a compact rendering of `structured`. */
   text?: string;
   images?: ToolImage[];
-}
-
-export interface ToolContext {
-  session: Session;
-  options: ServerOptions;
-  /** The live browser, launched (or relaunched after a crash) on first use. */
-  browser(): Promise<Browser>;
-}
-
-export interface TabToolContext extends ToolContext {
-  tab: Tab;
-  browserNow: Browser;
 }
 
 export interface ToolAnnotations {

@@ -32,7 +32,7 @@ export const waitForTool = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   errors: ['ref_stale'],
-  async handler({ tab, browserNow }, args) {
+  async handler({ tab }, args) {
     if ((args.text === undefined) === (args.ref === undefined)) {
       throw new ToolError('invalid_arguments', 'text: give text or ref (one of them).', { field: args.text === undefined ? 'text' : 'ref' });
     }
@@ -42,7 +42,7 @@ export const waitForTool = defineTool({
     let ref: { docId: string; id: number } | undefined;
     if (args.ref) {
       // A ref whose element is already removed counts as gone; waiting for it to appear can never succeed.
-      const target = browserNow.refs.lookup(args.ref, tab.id);
+      const target = tab.refs.lookup(args.ref, tab.id);
       context = target.frameContext;
       ref = { docId: target.docId, id: target.localId };
     }
@@ -60,7 +60,7 @@ export const waitForTool = defineTool({
       const found = await tab.callPage('find', { query: args.text, maxResults: 1 }).catch(() => null);
       const best = found?.matches[0];
       if (best && !best.missing) {
-        match = { ref: browserNow.refs.refFor(tab.id, tab.context, found.docId, best.id), role: best.role, name: best.name };
+        match = { ref: tab.refs.refFor(tab.id, tab.context, found.docId, best.id), role: best.role, name: best.name };
         text += `\n- ${match.role}${match.name ? ` "${match.name.replace(/"/g, '\\"')}"` : ''} [ref=${match.ref}]`;
       }
     }

@@ -59,7 +59,7 @@ const screenshot: ActionHandler = async (context, args) => {
   const scale = tab.deviceScaleFactor;
   const { base64, width, height } = await inCssPixels(captured.base64, scale, format, args.ref || args.full_page ? undefined : tab.viewport);
   const result: ComputerResult = { action: 'screenshot', ok: true, width, height, ...(captured.note ? { note: captured.note } : {}) };
-  if (args.save_to_disk) result.savedTo = await saveImage(options.outputDir, `tab${tab.id}-screenshot`, Buffer.from(base64, 'base64'), mimeType);
+  if (args.save_to_disk) result.savedTo = await saveImage(context.group.outputDir, `tab${tab.id}-screenshot`, Buffer.from(base64, 'base64'), mimeType);
   const encoding = format.type === 'jpeg' ? `JPEG quality ${format.quality}` : 'PNG';
   const pixels = scale === 1 ? 'at device pixel ratio 1' : `in CSS pixels (rendered at device pixel ratio ${scale}, scaled back so coordinates match computer's)`;
   const text = `Screenshot of ${captured.what} of tab ${tab.id}, ${width}x${height} ${encoding} ${pixels}.${captured.note ? ` Note: ${captured.note}.` : ''}${result.savedTo ? ` Saved to ${result.savedTo}` : ''}`;
@@ -112,7 +112,7 @@ const zoom: ActionHandler = async (context, args) => {
   const want = { width: Math.round(box.width * scale), height: Math.round(box.height * scale) };
   png = await exactSize(png, want);
   const result: ComputerResult = { action: 'zoom', ok: true, width: want.width, height: want.height };
-  if (args.save_to_disk) result.savedTo = await saveImage(context.options.outputDir, `tab${tab.id}-zoom`, png);
+  if (args.save_to_disk) result.savedTo = await saveImage(context.group.outputDir, `tab${tab.id}-zoom`, png);
   const how = scale === 1 ? 'at device pixel ratio 1' : `rendered at device pixel ratio ${scale} (${scale} image pixels per CSS pixel)`;
   const text = `Zoom of [${box.x}, ${box.y}, ${box.x + box.width}, ${box.y + box.height}]: ${want.width}x${want.height} PNG ${how}.${result.savedTo ? ` Saved to ${result.savedTo}` : ''}`;
   if (scale !== 1) result.note = how;

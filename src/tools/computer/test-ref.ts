@@ -15,12 +15,12 @@ export const testRefTool = defineTool({
   output: z.object({ ref: z.string() }),
   annotations: { readOnlyHint: true },
   async handler(context, args) {
-    const { tab, browserNow } = context;
-    const frameContext = args.frame === undefined ? tab.context : browserNow.childContexts(tab.context)[args.frame]?.id;
+    const { tab } = context;
+    const frameContext = args.frame === undefined ? tab.context : tab.contexts.children(tab.context)[args.frame]?.id;
     if (!frameContext) throw new ToolError('not_found', `No frame ${args.frame} in tab ${tab.id}.`);
     const found = await tab.callPage('localIdForSelector', { selector: args.selector }, { context: frameContext });
     if (!found) throw new ToolError('not_found', `Nothing matches ${args.selector}.`);
-    return { structured: { ref: browserNow.refs.refFor(tab.id, frameContext, found.docId, found.localId) } };
+    return { structured: { ref: tab.refs.refFor(tab.id, frameContext, found.docId, found.localId) } };
   },
 });
 
@@ -35,8 +35,8 @@ export const testTextTool = defineTool({
   output: z.object({ text: z.string().nullable() }),
   annotations: { readOnlyHint: true },
   async handler(context, args) {
-    const { tab, browserNow } = context;
-    const frameContext = args.frame === undefined ? tab.context : browserNow.childContexts(tab.context)[args.frame]?.id;
+    const { tab } = context;
+    const frameContext = args.frame === undefined ? tab.context : tab.contexts.children(tab.context)[args.frame]?.id;
     if (!frameContext) throw new ToolError('not_found', `No frame ${args.frame} in tab ${tab.id}.`);
     const text = await tab.callPage('textOfSelector', { selector: args.selector }, { context: frameContext });
     return { structured: { text } };
@@ -54,6 +54,6 @@ export const testServerStateTool = defineTool({
   output: z.object({ sessions: z.number() }),
   annotations: { readOnlyHint: true },
   handler(context) {
-    return Promise.resolve({ structured: { sessions: context.session.manager.listenerCount } });
+    return Promise.resolve({ structured: { sessions: context.services.openSessionCount() } });
   },
 });
