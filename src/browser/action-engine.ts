@@ -1,5 +1,6 @@
 // The click engine, the shared path of every input action: aim (guarded), arm the probes, dispatch trusted input,
-// read back. The computer tool describes an action (probes, input batches); this module carries it out.
+// read back. Tools call it by intent through press.ts (click, hover) and typing.ts (click then type, type at focus);
+// drag and wheel still describe their probes and batches here themselves.
 // Round trips are the cost here: one page call before the input (guard + probes + the delta's start) and one
 // after (probes + the delta), plus one per frame level when the target is inside an iframe.
 import { randomUUID } from 'node:crypto';
@@ -272,27 +273,6 @@ async function gateUp(
   }
   if (!top) throw withRef(new ToolError('ref_stale', 'the iframe holding it is gone from its page.', { reason: 'other_document' }), ref);
   return { point, top };
-}
-
-/** Whether the pointer already rests on `point` (top-level viewport): moving there fires no hover events. */
-export function pointerAt(context: ActionScope, point: Point): boolean {
-  const at = context.tab.pointer;
-  return Math.round(at.x) === Math.round(point.x) && Math.round(at.y) === Math.round(point.y);
-}
-
-/** How long a tooltip over a click's target may take to go once the pointer has left what it was shown for, ms. */
-const TOOLTIP_LEAVE_MS = 1_000;
-
-/**
- * For a press aimed by ref, run once the pointer has arrived and before the button goes down: what the page
- * changed in answer to the hover (the element replaced, covered or renamed), or undefined when it is still there.
- */
-export async function pressRefused(context: ActionScope, target: Aim): Promise<string | undefined> {
-  const was = target.preparation.aim?.target;
-  if (!target.refArgs || !was) return undefined;
-  const waitMs = target.preparation.aim?.throughTooltip ? TOOLTIP_LEAVE_MS : undefined;
-  const check = await context.tab.callPage('pressCheck', { ref: target.refArgs, point: target.framePoint, was: { role: was.role, name: was.name }, ...(waitMs ? { waitMs } : {}) }, { context: target.context });
-  return check.ok ? undefined : check.changed;
 }
 
 function withRef(error: unknown, ref: string): unknown {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { frameOffset } from '../browser/frames.js';
+import { findElements } from '../browser/locate.js';
 import { defineTool, tabIdField } from './tool.js';
 
 const matchSchema = z.object({
@@ -41,38 +41,23 @@ export const findTool = defineTool({
   output: z.object({ query: z.string(), matches: z.array(matchSchema), note: z.string().optional() }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async handler(context, args) {
-    const tab = context.tab;
     const maxResults = args.max_results ?? 10;
-    const frames = tab.contexts.within(tab.context);
-    const notes = new Set<string>();
-    const perFrame = await Promise.all(
-      frames.map(async (frame) => {
-        try {
-          const result = await tab.callPage('find', { query: args.query, maxResults }, { context: frame });
-          const offset = frame === tab.context || result.matches.length === 0 ? { x: 0, y: 0 } : await frameOffset(tab, frame);
-          if (result.note) notes.add(result.note);
-          return result.matches.map((match) => ({
-            score: match.score,
-            match: {
-              ref: tab.refs.refFor(tab.id, frame, result.docId, match.id),
-              role: match.role,
-              name: match.name,
-              box: { ...match.box, x: match.box.x + Math.round(offset.x), y: match.box.y + Math.round(offset.y) },
-              visible: match.visible,
-              ...(match.clipped ? { clipped: true } : {}),
-              ...(match.coveredBy ? { covered_by: match.coveredBy } : {}),
-              ...(match.missing ? { missing: match.missing } : {}),
-              ...(match.excerpt ? { excerpt: match.excerpt } : {}),
-            },
-          }));
-        } catch (error) {
-          // A frame that vanished or is still loading is left out; the top-level page is not.
-          if (frame === tab.context || tab.isFatal(error, frame)) throw error;
-          return [];
-        }
-      }),
-    );
-    const ranked = perFrame.flat().sort((a, b) => b.score - a.score);
+    const { found, notes } = await findElements(context, args.query, maxResults);
+    const perFrame = found.map((match) => ({
+      score: match.score,
+      match: {
+        ref: match.ref,
+        role: match.role,
+        name: match.name,
+        box: match.box,
+        visible: match.visible,
+        ...(match.clipped ? { clipped: true } : {}),
+        ...(match.coveredBy ? { covered_by: match.coveredBy } : {}),
+        ...(match.missing ? { missing: match.missing } : {}),
+        ...(match.excerpt ? { excerpt: match.excerpt } : {}),
+      },
+    }));
+    const ranked = perFrame.sort((a, b) => b.score - a.score);
     // Once some element holds every word, elements holding only some of them are noise.
     const complete = ranked.filter((entry) => !entry.match.missing);
     const matches = (complete.length ? complete : ranked).slice(0, maxResults).map((entry) => entry.match);

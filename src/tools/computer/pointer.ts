@@ -1,56 +1,21 @@
 // Clicks, hover and drag: mouse input at a coordinate or at a guarded ref, with modifiers held.
 import { parseModifiers } from '../../browser/input/keys.js';
 import { withModifiers } from '../../browser/input/keyboard.js';
-import { clickActions, dragActions, mouseSource, moveTo, type Button } from '../../browser/input/pointer.js';
+import { dragActions, mouseSource, type Button } from '../../browser/input/pointer.js';
+import { aim, assertInViewport, dispatch, newToken, type Probes } from '../../browser/action-engine.js';
+import { click as clickAt, hover as hoverAt, type Pressed } from '../../browser/press.js';
 import type { ActionHandler, ComputerArgs } from '../computer.js';
-import type { TabToolContext } from '../tool.js';
 import { actionResult } from './result.js';
-import { aim, assertInViewport, dispatch, newToken, pointerAt, pressRefused, type Probes } from '../../browser/action-engine.js';
 
-interface ClickKind {
-  button: Button;
-  count: number;
-  probes: Probes;
-}
-
-const CLICKS: Record<string, ClickKind> = {
-  left_click: { button: 0, count: 1, probes: { watch: ['pointerdown', 'pointerup', 'click'], need: ['pointerdown', 'pointerup'] } },
-  right_click: { button: 2, count: 1, probes: { watch: ['pointerdown', 'pointerup', 'contextmenu'], need: ['pointerdown', 'pointerup'] } },
-  double_click: { button: 0, count: 2, probes: { watch: ['pointerdown', 'pointerup', 'dblclick'], need: ['pointerdown', 'dblclick'] } },
-  triple_click: { button: 0, count: 3, probes: { watch: ['pointerdown', 'pointerup', 'click'], need: ['pointerdown', 'pointerup'] } },
+const CLICKS: Record<string, { button: Button; count: number }> = {
+  left_click: { button: 0, count: 1 },
+  right_click: { button: 2, count: 1 },
+  double_click: { button: 0, count: 2 },
+  triple_click: { button: 0, count: 3 },
 };
 
-/** A hover's delta waits this long for a first change: tooltips and hover menus show after a delay. */
-const HOVER_LINGER_MS = 600;
-
-const HOVER: Probes = { watch: ['pointermove', 'pointerover', 'mousemove'], need: ['pointermove'] };
-
-async function pointerAction(
-  context: TabToolContext,
-  args: ComputerArgs,
-  probes: Probes,
-  build: (p: { x: number; y: number }) => ReturnType<typeof clickActions>,
-  press = false,
-) {
-  const modifiers = parseModifiers(args.modifiers);
-  const token = newToken();
-  const target = await aim(context, args, token, probes);
-  // A press by ref goes out only after the page's answer to the pointer's arrival was checked (a page can swap
-  // what lies under the pointer on hover); the move is then sent alone first.
-  // Through a tooltip the press is checked even where the pointer already rests: the tooltip must have gone.
-  const split = press && target.ref !== undefined && (!pointerAt(context, target.point) || target.preparation.aim?.throughTooltip === true);
-  // A hover where the pointer already rests would move nowhere and fire nothing: it steps a pixel aside and back,
-  // so the element gets its pointer events and the reply a real delivery check.
-  const resting = args.action === 'hover' && pointerAt(context, target.point);
-  const aside = { x: target.framePoint.x > 0 ? target.framePoint.x - 1 : target.framePoint.x + 1, y: target.framePoint.y };
-  const path = resting ? [moveTo(aside), ...build(target.framePoint)] : build(target.framePoint);
-  const actions = withModifiers(mouseSource(split ? path.slice(1) : path), modifiers);
-  let refused: string | undefined;
-  const between = async () => !(refused = await pressRefused(context, target));
-  const batches = split ? [[mouseSource([moveTo(target.framePoint)])], actions] : [actions];
-  const options = { ...(args.action === 'hover' ? { lingerMs: HOVER_LINGER_MS } : {}), ...(split ? { between } : {}) };
-  const dispatched = await dispatch(context, target, batches, { token, need: probes.need }, options);
-  context.tab.movePointer(target.point);
+/** The reply of a click or hover: whether the input arrived, or the press held back and why. */
+function pointerResult(args: ComputerArgs, { target, dispatched, refused }: Pressed, modifiers: string[]) {
   return actionResult({
     action: args.action,
     ref: target.ref,
@@ -64,12 +29,15 @@ async function pointerAction(
   });
 }
 
-const click: ActionHandler = (context, args) => {
-  const kind = CLICKS[args.action]!;
-  return pointerAction(context, args, kind.probes, (point) => clickActions(point, kind.button, kind.count), true);
+const click: ActionHandler = async (context, args) => {
+  const modifiers = parseModifiers(args.modifiers);
+  return pointerResult(args, await clickAt(context, args, { ...CLICKS[args.action]!, modifiers }), modifiers);
 };
 
-const hover: ActionHandler = (context, args) => pointerAction(context, args, HOVER, (point) => [moveTo(point)]);
+const hover: ActionHandler = async (context, args) => {
+  const modifiers = parseModifiers(args.modifiers);
+  return pointerResult(args, await hoverAt(context, args, modifiers), modifiers);
+};
 
 /** A drag ends in a release; under an HTML5 drag Firefox's drag session swallows it, and the drop is the end. */
 const DRAG_END = ['pointerup', 'mouseup', 'dragover', 'drop', 'dragend'];

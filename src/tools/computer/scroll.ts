@@ -6,6 +6,7 @@ import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';
 import { actionResult, summaryText } from './result.js';
 import { aim, dispatch, newToken, type Probes } from '../../browser/action-engine.js';
+import { scrollIntoView } from '../../browser/locate.js';
 
 const WHEEL: Probes = { watch: ['wheel'], need: ['wheel'], scrollProbe: true };
 
@@ -47,9 +48,7 @@ const scroll: ActionHandler = async (context, args) => {
 const scrollTo: ActionHandler = async (context, args) => {
   if (!args.ref) throw new ToolError('invalid_arguments', 'ref: scroll_to needs a ref (from read_page or find).', { field: 'ref' });
   if (args.coordinate) throw new ToolError('invalid_arguments', 'coordinate: scroll_to takes a ref only.', { field: 'coordinate' });
-  const { tab } = context;
-  const target = tab.refs.lookup(args.ref, tab.id);
-  const where = await tab.callPage('scrollRefIntoView', { docId: target.docId, localId: target.localId }, { context: target.frameContext, write: true });
+  const where = await scrollIntoView(context, args.ref);
   const structured = { action: 'scroll_to', ok: true, target: { ref: args.ref, role: where.target?.role, name: where.target?.name } };
   return { structured, text: `scroll_to ${args.ref}: ${summaryText(where.target)} is in view, centre at (${where.point.x}, ${where.point.y}).` };
 };
