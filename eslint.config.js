@@ -7,8 +7,9 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
-// The layers (docs/architecture.md): cli -> mcp -> tools -> browser -> bidi. Only src/browser speaks BiDi: the
-// connection, its types and its errors stay there. TypeScript has no package-private, so these rules are the fence.
+// The layers (docs/architecture.md): cli -> mcp -> tools -> browser -> bidi, each importing only layers below it.
+// Only src/browser speaks BiDi: the connection, its types and its errors stay there. src/page runs in Firefox: the
+// server shares only src/contract with it. TypeScript has no package-private, so these rules are the fence.
 const BIDI_FENCE = {
   patterns: [
     { group: ['**/bidi/*', '**/bidi/**'], message: 'Only src/browser talks to the BiDi connection: add a method to Tab or Browser instead.' },
@@ -19,6 +20,15 @@ const NO_RAW_BIDI = {
   selector: "MemberExpression[property.name='bidi']",
   message: 'Only src/browser talks to the BiDi connection: add a method to Tab or Browser instead.',
 };
+const PAGE_FENCE = { group: ['**/page/*', '**/page/**'], message: 'The page scripts run in Firefox: src/browser injects their bundle; the server shares only src/contract with them.' };
+/** Refuses imports (type imports too) of the given layers of src/. */
+function above(layers, message) {
+  return { group: layers.flatMap((layer) => [`**/${layer}/*`, `**/${layer}/**`]), message };
+}
+/** The fence of a layer that may not speak BiDi: no bidi, no page, none of the layers `higher` than it. */
+function fenceBelow(higher, message) {
+  return { 'no-restricted-imports': ['error', { patterns: [...BIDI_FENCE.patterns, PAGE_FENCE, ...(higher.length ? [above(higher, message)] : [])] }], 'no-restricted-syntax': ['error', NO_RAW_BIDI] };
+}
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/node_modules/**', 'bench/results/**', 'test-output/**', 'firefox-use-output/**', 'profiles/**'] },
@@ -70,10 +80,12 @@ export default tseslint.config(
     files: ['src/page/**/*.ts'],
     languageOptions: { globals: globals.browser },
   },
-  {
-    files: ['src/tools/**/*.ts', 'src/mcp/**/*.ts', 'src/cli/**/*.ts', 'src/config.ts', 'src/errors.ts'],
-    rules: { 'no-restricted-imports': ['error', BIDI_FENCE], 'no-restricted-syntax': ['error', NO_RAW_BIDI] },
-  },
+  // cli may import mcp, tools and browser; mcp tools and browser; tools browser only (what a tool needs of its session
+  // is the ToolContext, src/tools/context.ts, supplied by mcp); the shared modules at src/ (options, error codes) none.
+  { files: ['src/cli/**/*.ts'], rules: fenceBelow([], '') },
+  { files: ['src/mcp/**/*.ts'], rules: fenceBelow(['cli'], 'src/mcp sits below cli.') },
+  { files: ['src/tools/**/*.ts'], rules: fenceBelow(['cli', 'mcp'], 'tools sit below mcp and cli: take it from the ToolContext (src/tools/context.ts).') },
+  { files: ['src/*.ts'], rules: fenceBelow(['cli', 'mcp', 'tools', 'browser'], 'The shared modules of src/ sit below every layer.') },
   {
     // The page scripts run in Firefox: nothing of the server's reaches them, only the page contract both sides share.
     files: ['src/page/**/*.ts'],
@@ -89,32 +101,11 @@ export default tseslint.config(
   {
     // src/browser knows nothing of tools, MCP or commands; src/bidi knows nothing of tabs.
     files: ['src/browser/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/tools/**', '**/mcp/**', '**/cli/**'], message: 'src/browser sits below tools, mcp and cli.' },
-            { group: ['**/page/**'], message: 'The page scripts run in Firefox: src/browser injects their bundle and shares only src/contract with them.' },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [above(['tools', 'mcp', 'cli'], 'src/browser sits below tools, mcp and cli.'), PAGE_FENCE] }] },
   },
   {
     files: ['src/bidi/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/browser/**', '**/tools/**', '**/mcp/**', '**/cli/**', '**/page/**'], message: 'src/bidi is the wire only.' }] }] },
-  },
-  {
-    // tools sit below mcp and cli: not even a type comes from there (what a tool needs of its session is the
-    // ToolContext, defined in src/tools/context.ts and supplied by mcp).
-    files: ['src/tools/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [...BIDI_FENCE.patterns, { group: ['**/cli/**', '**/mcp/**'], message: 'tools sit below mcp and cli: take it from the ToolContext (src/tools/context.ts).' }] },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [above(['browser', 'tools', 'mcp', 'cli', 'page'], 'src/bidi is the wire only.')] }] },
   },
   {
     files: ['**/*.mjs', '**/*.js'],

@@ -8,7 +8,7 @@ import { END_KEY, chordActions, keySource, typeSources } from './input/keyboard.
 import { mayScroll, parseKeySequence, type Chord } from './input/keys.js';
 import { clickActions, mouseSource, type InputSource } from './input/pointer.js';
 import { FRAME_EVENT_WAIT_MS, aim, aimAtFocus, dispatch, newToken, type ActionScope, type Aim, type Dispatched } from './action-engine.js';
-import { moveAlone, pressNeedsCheck, pressRefused } from './press.js';
+import { moveAlone, pressNeedsCheck, pressRefused } from './mouse.js';
 
 /** Keys typed as keys: presses (one per grapheme, `textKeys`), or chords pressed `repeat` times. */
 export type Typing = { presses: string[] } | { chords: Chord[]; repeat?: number };

@@ -1,25 +1,17 @@
 // scroll: wheel notches over a point (so the box under it moves), measured; scroll_to: a ref brought into view.
 import { parseModifiers } from '../../browser/input/keys.js';
-import { withModifiers } from '../../browser/input/keyboard.js';
-import { NOTCH_PX, wheelSource } from '../../browser/input/wheel.js';
+import { NOTCH_PX } from '../../browser/input/wheel.js';
+import { scrollIntoView } from '../../browser/locate.js';
+import { wheel } from '../../browser/mouse.js';
 import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';
 import { actionResult, summaryText } from './result.js';
-import { aim, dispatch, newToken, type Probes } from '../../browser/action-engine.js';
-import { scrollIntoView } from '../../browser/locate.js';
-
-const WHEEL: Probes = { watch: ['wheel'], need: ['wheel'], scrollProbe: true };
 
 const scroll: ActionHandler = async (context, args) => {
   if (!args.scroll_direction) throw new ToolError('invalid_arguments', 'scroll_direction: required by scroll (up, down, left or right).', { field: 'scroll_direction' });
   const notches = args.scroll_amount ?? 3;
   const modifiers = parseModifiers(args.modifiers);
-  const token = newToken();
-  // Firefox delivers wheel events to a background (hidden) tab but does not scroll it: aim brings a hidden tab forward.
-  const target = await aim(context, args, token, WHEEL);
-  const actions = withModifiers(wheelSource(target.framePoint, args.scroll_direction, notches), modifiers);
-  const dispatched = await dispatch(context, target, [actions], { token, need: WHEEL.need, scrollProbe: { expected: notches * NOTCH_PX } });
-  context.tab.movePointer(target.point);
+  const { target, dispatched } = await wheel(context, args, args.scroll_direction, notches, modifiers);
   const moved = dispatched.conclusion?.scroll;
   const details: string[] = [];
   let extra = {};

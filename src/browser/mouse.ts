@@ -1,9 +1,11 @@
-// The action engine's pointer API by intent: a tool says what to press, where and how many times (click) or where to
-// rest the pointer (hover); the engine aims, decides whether the move goes out alone so the press can be checked
-// first, sends the input and reads the probes back (action-engine.ts does the aiming and the sending).
+// The action engine's mouse API by intent: a tool says what to press, where and how many times (click), where to rest
+// the pointer (hover) or which way to turn the wheel how far (wheel); the engine aims, decides whether the move goes
+// out alone so the press can be checked first, sends the input and reads the probes back (action-engine.ts aims and
+// sends). Drags are drag.ts.
 import type { Modifier } from './input/keys.js';
 import { withModifiers } from './input/keyboard.js';
 import { clickActions, mouseSource, moveTo, type Button, type InputSource, type Point } from './input/pointer.js';
+import { NOTCH_PX, wheelSource, type ScrollDirection } from './input/wheel.js';
 import { aim, dispatch, newToken, type ActionScope, type Aim, type AimArgs, type Dispatched, type Probes } from './action-engine.js';
 
 /** An aimed pointer action and what came of it. */
@@ -94,6 +96,22 @@ export async function hover(scope: ActionScope, where: AimArgs, modifiers: Modif
   const path = resting ? [moveTo(aside), moveTo(target.framePoint)] : [moveTo(target.framePoint)];
   const actions = withModifiers(mouseSource(path), modifiers);
   const dispatched = await dispatch(scope, target, [actions], { token, need: HOVER.need }, { lingerMs: HOVER_LINGER_MS });
+  scope.tab.movePointer(target.point);
+  return { target, dispatched };
+}
+
+const WHEEL: Probes = { watch: ['wheel'], need: ['wheel'], scrollProbe: true };
+
+/**
+ * Turns the wheel `notches` notches over a ref or a point, so the box under it scrolls; the read-back measures how far
+ * (`conclusion.scroll`). Firefox delivers wheel events to a background (hidden) tab but does not scroll it: aim
+ * brings a hidden tab forward.
+ */
+export async function wheel(scope: ActionScope, where: AimArgs, direction: ScrollDirection, notches: number, modifiers: Modifier[] = []): Promise<Pressed> {
+  const token = newToken();
+  const target = await aim(scope, where, token, WHEEL);
+  const actions = withModifiers(wheelSource(target.framePoint, direction, notches), modifiers);
+  const dispatched = await dispatch(scope, target, [actions], { token, need: WHEEL.need, scrollProbe: { expected: notches * NOTCH_PX } });
   scope.tab.movePointer(target.point);
   return { target, dispatched };
 }
