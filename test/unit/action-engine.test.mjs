@@ -1,4 +1,4 @@
-// The click engine's verdicts (src/browser/action-engine.ts) without Firefox: the computer tool's handlers run on a
+// The click engine's verdicts (src/browser/action-engine.ts, called through mouse.ts, drag.ts and typing.ts) without Firefox: the computer tool's handlers run on a
 // real Browser and Tab whose BiDi connection is a scripted fake. The page's answers are what the page scripts would
 // say; what is checked is what the engine makes of them: the reply's verdict and the input it did (not) send.
 import { expect } from 'chai';
@@ -23,7 +23,8 @@ async function scene() {
   link.page('prepareAction', aimed());
   link.page('pressCheck', { ok: true });
   link.page('concludeAction', { delivery: report(), delta: noChange });
-  const act = (args) => computerTool.handler({ tab, browserNow: browser }, args);
+  // The input actions need only the tab of a tool's context (src/tools/context.ts).
+  const act = (args) => computerTool.handler({ tab }, args);
   return { link, browser, tab, ref, act };
 }
 
