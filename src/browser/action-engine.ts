@@ -1,6 +1,6 @@
 // The click engine, the shared path of every input action: aim (guarded), arm the probes, dispatch trusted input,
-// read back. Tools call it by intent through press.ts (click, hover) and typing.ts (click then type, type at focus);
-// drag and wheel still describe their probes and batches here themselves.
+// read back. Tools do not call it directly: they say what they want through mouse.ts (click, hover, wheel), drag.ts
+// and typing.ts (click then type, type at focus), which describe the action (probes, input batches) for it.
 // Round trips are the cost here: one page call before the input (guard + probes + the delta's start) and one
 // after (probes + the delta), plus one per frame level when the target is inside an iframe.
 import { randomUUID } from 'node:crypto';
