@@ -2,7 +2,8 @@
 // a ref or a point. The engine aims at the end, watches the press at the start, decides which document the input
 // goes to, and says what counts as delivered.
 import type { DeliveryReport } from '../contract/index.js';
-import { aim, assertInViewport, dispatch, newToken, type ActionScope, type Aim, type AimArgs, type Dispatched, type Probes } from './action-engine.js';
+import { aim, assertInViewport, newToken, type ActionScope, type Aim, type AimArgs, type Probes } from './aim.js';
+import { dispatch, type Dispatched } from './action-engine.js';
 import type { Modifier } from './input/keys.js';
 import { withModifiers } from './input/keyboard.js';
 import { dragActions, mouseSource, type Point } from './input/pointer.js';

@@ -1,7 +1,7 @@
 // Where elements are, for the tools that look before they act: find's matches across the tab's frames, with refs and
 // boxes in top-level viewport pixels, and a ref brought into view (scroll_to). The engine's frame walks place them.
 import type { PageFindMatch, TargetSummary } from '../contract/index.js';
-import type { ActionScope } from './action-engine.js';
+import type { ActionScope } from './aim.js';
 import { frameOffset } from './frames.js';
 import type { Point } from './input/pointer.js';
 

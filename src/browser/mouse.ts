@@ -6,7 +6,8 @@ import type { Modifier } from './input/keys.js';
 import { withModifiers } from './input/keyboard.js';
 import { clickActions, mouseSource, moveTo, type Button, type InputSource, type Point } from './input/pointer.js';
 import { NOTCH_PX, wheelSource, type ScrollDirection } from './input/wheel.js';
-import { aim, dispatch, newToken, type ActionScope, type Aim, type AimArgs, type Dispatched, type Probes } from './action-engine.js';
+import { aim, newToken, type ActionScope, type Aim, type AimArgs, type Probes } from './aim.js';
+import { dispatch, type Dispatched } from './action-engine.js';
 
 /** An aimed pointer action and what came of it. */
 export interface Pressed {

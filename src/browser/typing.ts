@@ -7,7 +7,8 @@ import { DeltaWatch } from './delta.js';
 import { END_KEY, chordActions, keySource, typeSources } from './input/keyboard.js';
 import { mayScroll, parseKeySequence, type Chord } from './input/keys.js';
 import { clickActions, mouseSource, type InputSource } from './input/pointer.js';
-import { FRAME_EVENT_WAIT_MS, aim, aimAtFocus, dispatch, newToken, type ActionScope, type Aim, type Dispatched } from './action-engine.js';
+import { aim, aimAtFocus, newToken, type ActionScope, type Aim } from './aim.js';
+import { FRAME_EVENT_WAIT_MS, dispatch, type Dispatched } from './action-engine.js';
 import { moveAlone, pressNeedsCheck, pressRefused } from './mouse.js';
 
 /** Keys typed as keys: presses (one per grapheme, `textKeys`), or chords pressed `repeat` times. */
