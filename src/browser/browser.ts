@@ -201,6 +201,7 @@ export class Browser extends EventEmitter<{
       this.bidi.send('session.subscribe', { events: SUBSCRIBED_EVENTS }),
       this.originGuard?.install(),
       this.bidi.send('script.addPreloadScript', { functionDeclaration: preloadDeclaration(), sandbox: SANDBOX }),
+      // --init-script is the user's own code, for the page's main realm (no sandbox): it stays source text.
       this.options.initScript ? this.bidi.send('script.addPreloadScript', { functionDeclaration: `() => {\n${this.options.initScript}\n}` }) : null,
       this.userContexts.emulate('default'),
       // A Firefox without the command keeps its own download handling; that is reported, not fatal.

@@ -4,30 +4,15 @@
 import type { Tab } from './tab.js';
 
 /**
- * Runs in the sandbox with a user activation: a copy command whose copy event we answer ourselves, first (window,
- * capture) and alone (the page's own copy handlers do not see it), so no selection or page DOM is touched.
- */
-const COPY = `(text) => {
-  let done = false;
-  const onCopy = (event) => {
-    event.clipboardData.setData('text/plain', text);
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    done = true;
-  };
-  window.addEventListener('copy', onCopy, true);
-  try { document.execCommand('copy'); } catch { done = false; } finally { window.removeEventListener('copy', onCopy, true); }
-  return done;
-}`;
-
-/**
  * One paste at a time per browser: the clipboard is the browser's, shared by every tab and session. Keyed by the
  * browser's ref registry, which every tab of one browser shares.
  */
 const queues = new WeakMap<object, Promise<unknown>>();
 
+/** The copy runs in the top document's sandbox (src/page/clipboard.ts) with a user activation, which execCommand('copy') needs. */
 async function setClipboard(tab: Tab, text: string): Promise<boolean> {
-  return (await tab.callSandboxFunction(COPY, [text], tab.timeouts.action, { userActivation: true, write: true })) === true;
+  const { copied } = await tab.callPage('copyText', { text }, { userActivation: true, write: true });
+  return copied;
 }
 
 /**

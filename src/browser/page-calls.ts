@@ -1,6 +1,11 @@
 // Calls into a tab's documents through script.*: the page-script operations in the sandbox realm (installed on
-// demand), element references for commands that take an element, sandbox functions given as source, and code in
-// the page's own realm. The Tab owns one and hands it its private connection.
+// demand), element references for commands that take an element, frames' windows, and code in the page's own realm.
+// The Tab owns one and hands it its private connection.
+//
+// Every script sent from here is one of the stubs below or the bundle itself: what runs in the page is a typed
+// operation of src/page (PageOperations). Three exceptions, each because its answer is not JSON text: ELEMENT_STUB
+// returns a node and WINDOWS_OF frames' windows, both as BiDi remote values (shared references, window contexts);
+// evaluateInPage runs the agent's own code (javascript_tool) in the page's main realm, where its globals are.
 import type { Script } from 'webdriver-bidi-protocol';
 import type { BidiLink } from '../bidi/connection.js';
 import { ToolError } from '../errors.js';
@@ -15,6 +20,8 @@ export interface PageCallOptions {
   write?: boolean;
   /** Elements (BiDi shared references) handed to the op as its second argument. */
   nodes?: Script.SharedReference[];
+  /** Runs as if the user had just acted: what a copy command needs (copyText). */
+  userActivation?: boolean;
 }
 
 /** An operation's argument, optional when it takes none, then the call's options. */
@@ -29,6 +36,10 @@ export interface ScriptHost {
   race<T>(work: Promise<T>): Promise<T>;
 }
 
+/**
+ * The windows of iframe elements (by local id) as BiDi window values, whose context ids only the remote-value
+ * serialization carries: JSON text from a page operation cannot name a browsing context.
+ */
 const WINDOWS_OF = `function (docId, ids) {
   const of = globalThis.__firefoxUseFrameWindows;
   return of ? of(docId, JSON.parse(ids)) : null;
@@ -53,6 +64,7 @@ export class PageScripts {
         ...(options.nodes ?? []),
       ],
       resultOwnership: 'none',
+      ...(options.userActivation ? { userActivation: true } : {}),
     };
     let text = await this.callScript(params, timeout, options.write);
     if (text === NOT_INSTALLED) {
@@ -96,27 +108,6 @@ export class PageScripts {
       reason: 'other_document',
       tabId: this.tab.id,
     });
-  }
-
-  /** See Tab.callSandboxFunction. */
-  async sandboxFunction(declaration: string, args: Array<string | number>, timeout: number, options: { userActivation?: boolean; write?: boolean }): Promise<string | boolean> {
-    const result = await this.tab.race(
-      this.bidi.send(
-        'script.callFunction',
-        {
-          functionDeclaration: declaration,
-          awaitPromise: true,
-          target: { context: this.tab.context, sandbox: SANDBOX },
-          arguments: args.map((value) => (typeof value === 'number' ? { type: 'number' as const, value } : { type: 'string' as const, value })),
-          resultOwnership: 'none',
-          ...(options.userActivation ? { userActivation: true } : {}),
-        },
-        { timeout, ...(options.write ? { write: true } : {}) },
-      ),
-    );
-    if (result.type === 'exception') throw new ToolError('internal_error', `Page script failed: ${result.exceptionDetails.text}`);
-    const value = result.result;
-    return value.type === 'string' || value.type === 'boolean' ? value.value : '';
   }
 
   /** See Tab.evaluateInPage. */

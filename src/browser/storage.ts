@@ -3,6 +3,7 @@ import type { Network, Storage } from 'webdriver-bidi-protocol';
 import { z } from 'zod';
 import type { BidiLink } from '../bidi/connection.js';
 import { ToolError } from '../errors.js';
+import { PageScripts } from './page-calls.js';
 import type { Tab } from './tab.js';
 
 /** A cookie in Playwright's storage-state shape (`expires` in seconds since the epoch, -1 for a session cookie). */
@@ -102,24 +103,14 @@ export async function setLocalStorage(bidi: BidiLink, state: StorageState, userC
   const origins = state.origins.filter((origin) => origin.localStorage.length > 0);
   if (origins.length === 0) return failed;
   const { context } = await bidi.send('browsingContext.create', { type: 'tab', background: true, ...(userContext ? { userContext } : {}) }, { timeout });
+  // The throwaway tab is no Tab of ours: no dialog or close can end a call early, so nothing to race.
+  const page = new PageScripts(bidi, { id: -1, context, timeouts: { action: timeout }, race: (work) => work });
   try {
     for (const { origin, localStorage } of origins) {
       try {
         await bidi.send('browsingContext.navigate', { context, url: new URL('/robots.txt', origin).href, wait: 'complete' }, { timeout });
-        const result = await bidi.send(
-          'script.callFunction',
-          {
-            functionDeclaration: '(origin, items) => { if (location.origin !== origin) return false; for (const [k, v] of JSON.parse(items)) localStorage.setItem(k, v); return true; }',
-            arguments: [
-              { type: 'string', value: origin },
-              { type: 'string', value: JSON.stringify(localStorage.map((item) => [item.name, item.value])) },
-            ],
-            target: { context },
-            awaitPromise: false,
-          },
-          { timeout, write: true },
-        );
-        if (result.type !== 'success' || result.result.type !== 'boolean' || !result.result.value) failed.push(origin);
+        const { written } = await page.call('writeLocalStorage', { origin, localStorage }, { timeout, write: true }, context);
+        if (!written) failed.push(origin);
       } catch {
         failed.push(origin);
       }
@@ -130,23 +121,13 @@ export async function setLocalStorage(bidi: BidiLink, state: StorageState, userC
   return failed;
 }
 
-/** Reads a document's localStorage from the sandbox (the page cannot intercept it); '' where it is denied. */
-const READ_LOCAL_STORAGE = `() => {
-  try {
-    const items = [];
-    for (let i = 0; i < localStorage.length; i++) { const name = localStorage.key(i); items.push({ name, value: localStorage.getItem(name) }); }
-    return JSON.stringify({ origin: location.origin, localStorage: items });
-  } catch { return ''; }
-}`;
-
 /** The localStorage of the origins these tabs show (BiDi cannot list an origin's storage without a document of it). */
 export async function readLocalStorage(tabs: Tab[], timeout: number): Promise<StorageState['origins']> {
   const byOrigin = new Map<string, StorageState['origins'][number]>();
   for (const tab of tabs) {
-    const text = await tab.callSandboxFunction(READ_LOCAL_STORAGE, [], timeout).catch(() => '');
-    if (typeof text !== 'string' || !text) continue;
-    const entry = JSON.parse(text) as StorageState['origins'][number];
-    if (entry.origin.startsWith('http') && entry.localStorage.length) byOrigin.set(entry.origin, entry);
+    // Read from the sandbox (src/page/storage.ts): the page's scripts cannot intercept it.
+    const entry = await tab.callPage('readLocalStorage', {}, { timeout }).catch(() => null);
+    if (entry && entry.origin.startsWith('http') && entry.localStorage.length) byOrigin.set(entry.origin, entry);
   }
   return [...byOrigin.values()];
 }

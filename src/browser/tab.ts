@@ -338,16 +338,6 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   }
 
   /**
-   * Calls a function given as source in the sandbox realm of the top-level document (the page cannot see it);
-   * string and number arguments, a string or boolean result (anything else comes back as ''). userActivation:
-   * as if the user had just acted (what a copy command needs).
-   */
-  callSandboxFunction(declaration: string, args: Array<string | number>, timeout: number, options: { userActivation?: boolean; write?: boolean } = {}): Promise<string | boolean> {
-    this.blankAsOpened = false;
-    return this.scripts.sandboxFunction(declaration, args, timeout, options);
-  }
-
-  /**
    * Evaluates code in the page's own realm (its globals, not the sandbox) with a user activation, awaiting a
    * promise; nodes come back as shared references (javascript_tool).
    */

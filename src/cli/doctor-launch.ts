@@ -34,7 +34,7 @@ export async function launchCheck(options: ServerOptions): Promise<LaunchCheck> 
     const startedAt = browser.startup?.startedAt ?? performance.now();
     const tab = await browser.createTab('doctor');
     await tab.navigateTo(url, 'complete', options.timeoutNavigation);
-    check.pageTitle = String(await tab.callSandboxFunction('() => document.title', [], options.timeoutAction));
+    check.pageTitle = (await tab.callPage('pageInfo', {}, { timeout: options.timeoutAction })).title;
     check.phases.page = performance.now() - startedAt;
     check.browser = await browser.versionWhenKnown();
     check.ok = check.pageTitle === TITLE;

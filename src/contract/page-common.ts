@@ -75,3 +75,16 @@ export interface PointArgs {
   x: number;
   y: number;
 }
+
+/** One origin's localStorage, in Playwright's storage-state shape. */
+export interface OriginStorage {
+  origin: string;
+  localStorage: Array<{ name: string; value: string }>;
+}
+
+/** regress's stillness before a capture: the selectors to mask, and how many animation frames to let pass. */
+export interface StillArgs {
+  masks: string[];
+  /** Animation frames to wait for afterwards (at most 100 ms), so the page has drawn anew since the last capture. */
+  frames: number;
+}

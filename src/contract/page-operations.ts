@@ -1,5 +1,5 @@
 // Every page operation with its arguments and result: the one map both sides of a page call are typed by.
-import type { PageInfo, FieldResult, FileInputInfo, PageText, NodeIdentity, GuardArgs } from './page-common.js';
+import type { PageInfo, FieldResult, FileInputInfo, PageText, NodeIdentity, GuardArgs, OriginStorage, StillArgs } from './page-common.js';
 import type { AimResult, DeltaFinishRequest, PrepareArgs, ActionPreparation, ConcludeArgs, ActionConclusion, PressCheckArgs, PressCheck, FocusCheck } from './page-action.js';
 import type { PageSnapshot, ElementSummary, PageFindResult, PageDelta, QuietArgs, QuietReport, WaitForArgs, WaitForReport } from './page-snapshot.js';
 
@@ -37,6 +37,16 @@ export interface PageOperations {
   scrollRefIntoView: { args: GuardArgs; result: AimResult };
   waitQuiet: { args: QuietArgs; result: QuietReport };
   waitFor: { args: WaitForArgs; result: WaitForReport };
+  /** Puts `text` on the clipboard through a copy command; needs a user activation (PageCallOptions.userActivation). */
+  copyText: { args: { text: string }; result: { copied: boolean } };
+  /** The document's origin and localStorage; null where storage is denied. */
+  readLocalStorage: { args: Record<string, never>; result: OriginStorage | null };
+  /** Writes the items into localStorage if the document is of that origin. */
+  writeLocalStorage: { args: OriginStorage; result: { written: boolean } };
+  /** regress: animations off, caret hidden, masks painted, scroll at the top, fonts loaded; the masks that matched nothing. */
+  makeStill: { args: StillArgs; result: { missing: string[] } };
+  /** regress's wait_for step: a selector with a box, or text in the body's innerText, within `timeout` ms. */
+  appeared: { args: { selector?: string; text?: string; timeout: number }; result: { found: boolean } };
   /** Test and bench helpers (the test_* tools). */
   localIdForSelector: { args: { selector: string }; result: { docId: string; localId: number } | null };
   textOfSelector: { args: { selector: string }; result: string | null };

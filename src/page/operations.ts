@@ -2,6 +2,7 @@
 // names, arguments and results are those of PageOperations (src/contract/page-operations.ts), checked here.
 import type { PageArgs, PageOperationName, PageResult } from '../contract/index.js';
 import { concludeAction, prepareAction } from './action.js';
+import { copyText } from './clipboard.js';
 import { deltaFinish, deltaStart } from './delta.js';
 import { find } from './find.js';
 import { fileInput, fileInputs, setFieldValue } from './forms.js';
@@ -13,6 +14,8 @@ import { pageInfo } from './info.js';
 import { identify } from './nodes.js';
 import { describeRef, snapshot } from './snapshot.js';
 import { waitFor, waitQuiet } from './settle.js';
+import { appeared, makeStill } from './still.js';
+import { readLocalStorage, writeLocalStorage } from './storage.js';
 import { pageText } from './text.js';
 
 type Implementations = {
@@ -42,6 +45,12 @@ export const operations = {
   focusCheck,
   pressCheck,
   scrollRefIntoView,
+  copyText,
+  readLocalStorage,
+  writeLocalStorage,
+  // regress
+  makeStill,
+  appeared,
   localIdForSelector,
   textOfSelector,
 } satisfies Implementations;

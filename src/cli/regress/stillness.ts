@@ -41,88 +41,14 @@ export class NetworkWatch {
   }
 }
 
-/**
- * Runs in the page (sandbox realm): animations and transitions off, caret hidden, masks painted over their elements,
- * scroll at the top, fonts loaded; then, when `frames` is set, that many animation frames pass (at most 100 ms), so
- * the page has drawn anew since the last screenshot. Returns the selectors that matched nothing.
- */
-const STILL = `async (maskJson, frames) => {
-  const masks = JSON.parse(maskJson);
-  const doc = document;
-  if (!doc.getElementById('__firefox_use_still')) {
-    const style = doc.createElement('style');
-    style.id = '__firefox_use_still';
-    style.textContent = '*,*::before,*::after{animation:none!important;transition:none!important;caret-color:transparent!important;scroll-behavior:auto!important}';
-    (doc.head || doc.documentElement).appendChild(style);
-  }
-  for (const animation of doc.getAnimations()) {
-    try {
-      const timing = animation.effect && animation.effect.getComputedTiming();
-      if (timing && timing.endTime !== Infinity) animation.finish(); else animation.cancel();
-    } catch (e) { animation.cancel(); }
-  }
-  window.scrollTo(0, 0);
-  const missing = [];
-  const old = doc.getElementById('__firefox_use_masks');
-  if (old) old.remove();
-  const oldStyle = doc.getElementById('__firefox_use_mask_style');
-  if (oldStyle) oldStyle.remove();
-  if (masks.length) {
-    // Hidden as well as covered: an element that grows after it was measured must not show past its box.
-    const hide = doc.createElement('style');
-    hide.id = '__firefox_use_mask_style';
-    hide.textContent = masks.map((selector) => selector + '{visibility:hidden!important}').join(' ');
-    (doc.head || doc.documentElement).appendChild(hide);
-    const layer = doc.createElement('div');
-    layer.id = '__firefox_use_masks';
-    layer.style.cssText = 'position:absolute;left:0;top:0;width:0;height:0;z-index:2147483647;pointer-events:none';
-    for (const selector of masks) {
-      const found = doc.querySelectorAll(selector);
-      if (!found.length) missing.push(selector);
-      for (const el of found) {
-        const r = el.getBoundingClientRect();
-        const box = doc.createElement('div');
-        box.style.cssText = 'position:absolute;background:#ff00ff;left:' + (r.left + scrollX) + 'px;top:' + (r.top + scrollY) + 'px;width:' + r.width + 'px;height:' + r.height + 'px';
-        layer.appendChild(box);
-      }
-    }
-    doc.documentElement.appendChild(layer);
-  }
-  if (doc.activeElement && doc.activeElement !== doc.body) doc.activeElement.blur();
-  await doc.fonts.ready;
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  if (frames > 0) {
-    await Promise.race([
-      new Promise((resolve) => { let left = frames; const tick = () => (--left > 0 ? requestAnimationFrame(tick) : resolve()); requestAnimationFrame(tick); }),
-      new Promise((resolve) => setTimeout(resolve, 100)),
-    ]);
-  }
-  return JSON.stringify(missing);
-}`;
-
-const WAIT_FOR = `async (selector, text, timeout) => {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    if (selector) {
-      const el = document.querySelector(selector);
-      if (el && el.getClientRects().length) return true;
-    } else if ((document.body ? document.body.innerText : '').includes(text)) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 30));
-  }
-}`;
-
-function callSandbox(tab: Tab, declaration: string, args: Array<string | number>, timeout: number): Promise<string | boolean> {
-  return tab.callSandboxFunction(declaration, args, timeout + 2_000);
-}
-
 export async function waitFor(tab: Tab, target: { selector?: string; text?: string }, timeout: number): Promise<void> {
-  const found = await callSandbox(tab, WAIT_FOR, [target.selector ?? '', target.text ?? '', timeout], timeout);
-  if (found !== true) throw new ToolError('timeout', `wait_for: ${target.selector ? `selector ${target.selector}` : `text "${target.text}"`} did not appear within ${timeout} ms.`);
+  // The page polls (src/page/still.ts `appeared`); the call is given 2 s more than that to answer.
+  const { found } = await tab.callPage('appeared', { ...target, timeout }, { timeout: timeout + 2_000 });
+  if (!found) throw new ToolError('timeout', `wait_for: ${target.selector ? `selector ${target.selector}` : `text "${target.text}"`} did not appear within ${timeout} ms.`);
 }
 
-/** Makes the page still; returns mask selectors that matched nothing. */
+/** Makes the page still (src/page/still.ts); returns mask selectors that matched nothing. */
 export async function makeStill(tab: Tab, network: NetworkWatch, mask: string[], timeout: number, framesSinceShot = 0): Promise<string[]> {
-  const [missing] = await Promise.all([callSandbox(tab, STILL, [JSON.stringify(mask), framesSinceShot], timeout), network.idle(tab.context)]);
-  return JSON.parse(String(missing)) as string[];
+  const [{ missing }] = await Promise.all([tab.callPage('makeStill', { masks: mask, frames: framesSinceShot }, { timeout: timeout + 2_000 }), network.idle(tab.context)]);
+  return missing;
 }
