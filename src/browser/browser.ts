@@ -14,7 +14,7 @@ import { DownloadQuota } from './download-quota.js';
 import type { DownloadLimits } from '../config.js';
 import { mapBidiError } from './bidi-errors.js';
 import { LAUNCH_TIMEOUT_MS, openSession } from './session-start.js';
-import { Tab, type TabTimeouts } from './tab.js';
+import { Tab, type NavigationEvent, type TabTimeouts } from './tab.js';
 import { getCookies, readLocalStorage, setCookies, type StorageCookie, type StorageState } from './storage.js';
 import { UserContexts } from './user-contexts.js';
 import type { Storage } from 'webdriver-bidi-protocol';
@@ -46,6 +46,9 @@ const SUBSCRIBED_EVENTS: [EventName, ...EventName[]] = [
   'browsingContext.navigationStarted',
   'browsingContext.navigationCommitted',
   'browsingContext.navigationFailed',
+  'browsingContext.load',
+  'browsingContext.fragmentNavigated',
+  'browsingContext.historyUpdated',
   'log.entryAdded',
   'network.beforeRequestSent',
   'network.responseCompleted',
@@ -247,10 +250,16 @@ export class Browser extends EventEmitter<{
       tab?.setDialog({ type: prompt.type, message: prompt.message, defaultValue: prompt.defaultValue, openedAt: Date.now(), context: prompt.context });
     });
     bidi.on('browsingContext.userPromptClosed', (prompt) => this.tabForContext(prompt.context)?.setDialog(null));
-    // navigate follows only the tab's own document.
-    bidi.on('browsingContext.navigationStarted', (event) => this.tabsByContext.get(event.context)?.emit('navigation', 'started', event));
-    bidi.on('browsingContext.navigationCommitted', (event) => this.tabsByContext.get(event.context)?.emit('navigation', 'committed', event));
-    bidi.on('browsingContext.navigationFailed', (event) => this.tabsByContext.get(event.context)?.emit('navigation', 'failed', event));
+    // navigate follows only the tab's own document; waits for arrival wake on these rather than poll the page.
+    // (Firefox ESR 153 refuses a subscription to browsingContext.navigationAborted: an aborted one comes as failed.
+    // domContentLoaded is left out: nothing waits for it, and load follows it.)
+    const navigation = (kind: NavigationEvent[0]) => (event: BrowsingContext.NavigationInfo) => this.tabsByContext.get(event.context)?.emit('navigation', kind, event);
+    bidi.on('browsingContext.navigationStarted', navigation('started'));
+    bidi.on('browsingContext.navigationCommitted', navigation('committed'));
+    bidi.on('browsingContext.load', navigation('load'));
+    bidi.on('browsingContext.fragmentNavigated', navigation('fragment'));
+    bidi.on('browsingContext.navigationFailed', navigation('failed'));
+    bidi.on('browsingContext.historyUpdated', (event) => navigation('history')({ context: event.context, navigation: null, timestamp: event.timestamp, url: event.url }));
     bidi.on('log.entryAdded', (entry) => {
       // Workers and other realms without a window have no context.
       if (entry.source.context) this.tabForContext(entry.source.context)?.console.record(entry);

@@ -4,6 +4,7 @@
 // snapshot instead.
 import { isToolError } from '../errors.js';
 import type { DeltaFinishRequest, PageDelta } from '../contract/index.js';
+import { untilPage } from './navigation.js';
 import { SETTLE_MAX_MS, settleTab } from './settle.js';
 import { DEFAULT_MAX_CHARS, globalizeRefs, snapshotTab } from './snapshot.js';
 import type { Tab } from './tab.js';
@@ -254,19 +255,14 @@ function sleep(ms: number): Promise<void> {
  */
 async function fullSnapshot(tab: Tab, maxChars: number, oldDocId?: string): Promise<DeltaOutcome> {
   const deadline = Date.now() + SETTLE_MAX_MS;
-  let loaded = false;
-  while (Date.now() < deadline) {
-    // A page busy in its own script answers no call: the wait for it to load stays within its bound.
-    const info = await tab.callPage('pageInfo', {}, { timeout: Math.max(250, deadline - Date.now()) }).catch((error: unknown) => {
-      if (tab.isFatal(error)) throw error;
-      return null;
-    });
-    if (info && info.readyState === 'complete' && (oldDocId === undefined || info.docId !== oldDocId)) {
-      loaded = true;
-      break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  // Looked at again on the tab's navigation events (the new document's load), not on a timer. A page busy in its
+  // own script answers no call: the wait for it to load stays within its bound.
+  const { done: loaded } = await untilPage(
+    tab,
+    deadline,
+    (info) => info.readyState === 'complete' && (oldDocId === undefined || info.docId !== oldDocId),
+    () => Math.max(250, deadline - Date.now()),
+  );
   const settle = loaded ? await settleTab(tab, Math.min(SETTLE_MAX_MS, tab.timeouts.navigation)) : { settled: false, waitedMs: SETTLE_MAX_MS, busy: 'the page was still loading' };
   const unsettled = settle.settled ? undefined : `${settle.busy} after ${(settle.waitedMs / 1000).toFixed(1)} s`;
   const askedAt = Date.now();

@@ -5,6 +5,8 @@ import { ToolError, isToolError } from '../errors.js';
 import { isNavigationAborted, mapNavigationError } from './bidi-errors.js';
 import { assertOriginAllowed } from './origins.js';
 import { assertSchemeAllowed, printableUrl } from './schemes.js';
+import type { PageInfo } from '../contract/index.js';
+import { TabChange } from './tab-change.js';
 import type { NavigationEvent, Tab } from './tab.js';
 
 export const navigationTargetSchema = z.string().min(1).max(16_384);
@@ -134,7 +136,8 @@ class NavigationWatch {
     const seen = (kind: NavigationEvent[0], event: BrowsingContext.NavigationInfo): void => {
       if (!event.navigation) return;
       if (kind === 'started') this.started.push({ id: event.navigation, url: event.url, at: Date.now() });
-      else (kind === 'committed' ? this.committedIds : this.endedIds).add(event.navigation);
+      else if (kind === 'committed') this.committedIds.add(event.navigation);
+      else if (kind === 'failed') this.endedIds.add(event.navigation);
     };
     tab.on('navigation', seen);
     this.stop = () => tab.off('navigation', seen);
@@ -156,23 +159,45 @@ class NavigationWatch {
   /**
    * Waits for the navigation that replaced ours to `url` (one that started after it; its event may come after our
    * answer) to commit or end, so the tab shows whichever won. Gives up on a replacement that never shows after 2 s.
+   * Looks again at each of the tab's navigation events (and refused requests), not on a timer.
    */
   async settled(url: string, deadline: number): Promise<void> {
     const target = withoutHash(url);
     const noReplacementBy = Math.min(deadline, Date.now() + 2_000);
     for (;;) {
-      let mine = -1;
-      this.started.forEach((navigation, index) => {
-        if (withoutHash(navigation.url) === target) mine = index;
-      });
-      const newest = this.started.at(-1);
-      const replaced = newest !== undefined && this.started.length - 1 > mine;
-      if (replaced && (this.committedIds.has(newest.id) || this.endedIds.has(newest.id) || this.refusedSince(newest.at))) return;
-      // Nothing replaced ours and it has its document: the answer that it was aborted was wrong.
-      if (!replaced && newest !== undefined && mine >= 0 && this.committedIds.has(newest.id)) return;
-      if (Date.now() > (replaced ? deadline : noReplacementBy)) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      // Armed before the look, so an event that comes in between is not missed.
+      const change = new TabChange(this.tab);
+      const limit = this.replaced(target) ? deadline : noReplacementBy;
+      if (this.decided(target) || Date.now() > limit) {
+        change.dispose();
+        return;
+      }
+      await change.wait(limit - Date.now() + 1);
     }
+  }
+
+  /** The newest navigation to `target` (without its hash) among those started, -1 if none. */
+  private newestTo(target: string): number {
+    let mine = -1;
+    this.started.forEach((navigation, index) => {
+      if (withoutHash(navigation.url) === target) mine = index;
+    });
+    return mine;
+  }
+
+  /** Whether a navigation started after the newest one to `target`. */
+  private replaced(target: string): boolean {
+    return this.started.length > 0 && this.started.length - 1 > this.newestTo(target);
+  }
+
+  /** Whether the tab shows whichever navigation won: the one that replaced ours committed or ended, or ours committed. */
+  private decided(target: string): boolean {
+    const mine = this.newestTo(target);
+    const newest = this.started.at(-1);
+    if (newest === undefined) return false;
+    if (this.replaced(target)) return this.committedIds.has(newest.id) || this.endedIds.has(newest.id) || this.refusedSince(newest.at);
+    // Nothing replaced ours and it has its document: the answer that it was aborted was wrong.
+    return mine >= 0 && this.committedIds.has(newest.id);
   }
 
   /** The origin rules refused a navigation (which then has no event of its end) since `at`. */
@@ -224,19 +249,57 @@ function leftForRefused(arrival: Arrival, url: string, refusal: Refusal): Arriva
   return { ...arrival, note: `${url} loaded; the page then tried to go to ${refusal.url}, which the origin rules refuse, and the tab stayed at ${arrival.url}.` };
 }
 
-async function waitForLoad(tab: Tab, deadline: number): Promise<Arrival> {
+/**
+ * Longest wait between two looks at the page when no event comes: a safety net only. The load of the tab's document,
+ * a commit, a same-document or failed navigation, a dialog and the tab's closing each wake the wait at once.
+ */
+const RECHECK_MS = 1_000;
+/** After a look that failed (the document swapped during the call), the next one comes sooner. */
+const RETRY_MS = 100;
+
+/**
+ * Looks at the tab's document until `done` holds for it, and again after each of the tab's navigation events (load
+ * above all), its dialog or its closing, rather than on a timer; `info` is the last look (null if it failed) and
+ * `done` false once the deadline passed. A dialog or a closed tab ends the wait with their error; a document swapped
+ * during a look is looked at again.
+ */
+export async function untilPage(
+  tab: Tab,
+  deadline: number,
+  done: (info: PageInfo) => boolean,
+  callTimeout?: () => number,
+): Promise<{ info: PageInfo | null; done: boolean }> {
   for (;;) {
-    const info = await tab.callPage('pageInfo').catch((error: unknown) => {
-      // The document may be swapped between two polls; only a dialog or a closed tab ends the wait.
-      if (tab.isFatal(error)) throw error;
-      return null;
-    });
-    if (info?.readyState === 'complete') return { url: info.url, title: info.title };
-    if (Date.now() > deadline) {
-      throw new ToolError('navigation_timeout', `Tab ${tab.id} did not finish loading in time${info ? ` (at ${info.url})` : ''}.`, { tabId: tab.id });
+    // Armed before the look: the load event may come while the page is being asked.
+    const change = new TabChange(tab);
+    let failed = false;
+    let info: PageInfo | null;
+    try {
+      info = await tab.callPage('pageInfo', {}, callTimeout ? { timeout: callTimeout() } : {});
+    } catch (error) {
+      if (tab.isFatal(error)) {
+        change.dispose();
+        throw error;
+      }
+      failed = true;
+      info = null;
     }
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    if (info && done(info)) {
+      change.dispose();
+      return { info, done: true };
+    }
+    if (Date.now() > deadline) {
+      change.dispose();
+      return { info, done: false };
+    }
+    await change.wait(Math.min(deadline - Date.now() + 1, failed ? RETRY_MS : RECHECK_MS));
   }
+}
+
+async function waitForLoad(tab: Tab, deadline: number): Promise<Arrival> {
+  const { info, done } = await untilPage(tab, deadline, (page) => page.readyState === 'complete');
+  if (done && info) return { url: info.url, title: info.title };
+  throw new ToolError('navigation_timeout', `Tab ${tab.id} did not finish loading in time${info ? ` (at ${info.url})` : ''}.`, { tabId: tab.id });
 }
 
 function navigationError(error: unknown, tab: Tab, timeout: number, target: string): unknown {

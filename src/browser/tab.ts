@@ -36,8 +36,13 @@ export interface TabShared {
   deviceScaleFactor: number;
 }
 
-/** A navigation of the tab's top-level context, as the Browser routes BiDi's navigation events to it. */
-export type NavigationEvent = ['started' | 'committed' | 'failed', BrowsingContext.NavigationInfo];
+/**
+ * A navigation of the tab's top-level context, as the Browser routes BiDi's navigation events to it: started,
+ * committed (its document is the tab's now), load of that document, fragment (a same-document
+ * navigation to an anchor), history (pushState / replaceState: no navigation id) and failed (ended without a
+ * document of its own; Firefox ESR 153 has no navigationAborted event and reports an aborted one so).
+ */
+export type NavigationEvent = ['started' | 'committed' | 'load' | 'fragment' | 'history' | 'failed', BrowsingContext.NavigationInfo];
 
 /** A screenshot's encoding: lossless PNG, or JPEG at a quality of 1-100. */
 export type ImageFormat = { type: 'png' } | { type: 'jpeg'; quality: number };
@@ -49,7 +54,7 @@ export type ClosedReason = 'closed_by_tool' | 'closed_by_page' | 'browser_crashe
  * One top-level browsing context as the agent sees it: a small stable id, its dialog, its pointer.
  * Tools reach the page only through this class.
  */
-export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedReason]; navigation: NavigationEvent }> {
+export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedReason]; navigation: NavigationEvent; blocked: [] }> {
   private openDialog: OpenDialog | null = null;
   private closed: ClosedReason | null = null;
   /** Where this tab's pointer last was, in viewport CSS pixels; drags without a start begin here. */
@@ -165,6 +170,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
 
   noteBlocked(url: string): void {
     this.blocked = { url, at: Date.now() };
+    this.emit('blocked');
   }
 
   /** Resolves true once the tab is closed, false if it still is not after `timeoutMs`. */

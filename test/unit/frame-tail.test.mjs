@@ -80,3 +80,36 @@ describe('unit: BidiConnection acknowledges a message cut between reads', functi
     }
   });
 });
+
+describe('unit: BidiConnection acknowledges an event that comes while nothing is awaited', function () {
+  it('sends a pong after an event with no command in flight (a wait for a load listens to events only)', async function () {
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    let eventSent = false;
+    const ponged = new Promise((resolve) => {
+      wss.on('connection', (socket) => {
+        socket.on('pong', () => eventSent && resolve('pong after the event'));
+        socket.on('message', (data) => {
+          const { id } = JSON.parse(String(data));
+          socket.send(JSON.stringify({ type: 'success', id, result: {} }));
+          // Later, with nothing awaited: Firefox's next message would wait for the ACK of this one (Nagle).
+          setTimeout(() => {
+            eventSent = true;
+            socket.send(JSON.stringify({ type: 'event', method: 'browsingContext.load', params: { context: 'top', navigation: 'n', url: 'about:blank', timestamp: 0 } }));
+          }, 100);
+        });
+      });
+    });
+    const bidi = await BidiConnection.connect(`ws://127.0.0.1:${wss.address().port}`);
+    try {
+      const loaded = new Promise((resolve) => bidi.on('browsingContext.load', resolve));
+      await bidi.send('session.subscribe', { events: ['browsingContext.load'] }, { timeout: 5_000 });
+      expect((await loaded).url).to.equal('about:blank');
+      const timeout = new Promise((resolve) => setTimeout(() => resolve('no pong'), 2_000));
+      expect(await Promise.race([ponged, timeout])).to.equal('pong after the event');
+    } finally {
+      bidi.close();
+      await new Promise((resolve) => wss.close(resolve));
+    }
+  });
+});

@@ -116,3 +116,86 @@ describe('unit: navigate when the page navigates too (scripted BiDi peer)', func
     expect(error.details.reason).to.equal('NS_ERROR_CONNECTION_REFUSED');
   });
 });
+
+/**
+ * A tab whose navigate is answered at once with the document still loading ('interactive'): `load()` then makes it
+ * complete and sends browsingContext.load, as Firefox does at the document's load event; `event()` sends any other.
+ */
+async function loadingTab(navigationTimeout = 5_000) {
+  let current = { url: 'http://127.0.0.1:9/start', title: 'start', readyState: 'complete' };
+  let send = null;
+  let pageInfoCalls = 0;
+  const peer = await startFakeBidi((method, params, reply) => {
+    send = reply.event;
+    if (method === 'browsingContext.navigate') {
+      reply.event('browsingContext.navigationStarted', { context: CONTEXT, navigation: 'n1', url: params.url, timestamp: 0 });
+      reply.event('browsingContext.navigationCommitted', { context: CONTEXT, navigation: 'n1', url: params.url, timestamp: 0 });
+      current = { url: params.url, title: 'wanted', readyState: 'interactive' };
+      return reply.result({ navigation: 'n1', url: params.url });
+    }
+    if (method === 'script.callFunction') {
+      pageInfoCalls++;
+      return reply.result(pageAnswer(current));
+    }
+    if (method === 'browsingContext.getTree') return reply.result({ contexts: [] });
+    if (method === 'script.addPreloadScript') return reply.result({ script: 'preload' });
+    if (method === 'browsingContext.create') return reply.result({ context: CONTEXT });
+    if (method === 'session.subscribe' || method === 'browsingContext.setViewport') return reply.result({});
+    reply.error('unknown command', method);
+  });
+  const bidi = await BidiConnection.connect(peer.url);
+  const host = { pid: -1, onExit() {}, killNow() {}, async shutdown() {}, async waitForExit() {} };
+  const options = { timeouts: { action: 2_000, navigation: navigationTimeout }, viewport: { width: 800, height: 600 } };
+  const browser = await Browser.attach(bidi, host, options, 'fake');
+  const tab = await browser.createTab('unit');
+  return {
+    tab,
+    peer,
+    get pageInfoCalls() {
+      return pageInfoCalls;
+    },
+    load: () => {
+      current = { ...current, readyState: 'complete' };
+      send('browsingContext.load', { context: CONTEXT, navigation: 'n1', url: current.url, timestamp: 0 });
+    },
+    event: (name, params) => send(name, params),
+    close: async () => (bidi.close(), await peer.close()),
+  };
+}
+
+describe('unit: navigate waits for the load event, not a timer (scripted BiDi peer)', function () {
+  let fake;
+  afterEach(async function () {
+    await fake?.close();
+  });
+
+  it('answers as soon as the document loads, without polling the page meanwhile', async function () {
+    fake = await loadingTab();
+    setTimeout(() => fake.load(), 400);
+    const started = Date.now();
+    const arrival = await navigateTab(fake.tab, TARGET, OPTIONS);
+    const took = Date.now() - started;
+    expect(arrival).to.deep.equal({ url: TARGET, title: 'wanted' });
+    expect(took).to.be.within(390, 900);
+    // One look before the load (loading), one after it: not one every 25 ms.
+    expect(fake.pageInfoCalls).to.be.at.most(3);
+  });
+
+  it('ends the wait at once with dialog_open when the page opens a dialog while loading', async function () {
+    fake = await loadingTab();
+    setTimeout(() => fake.event('browsingContext.userPromptOpened', { context: CONTEXT, handler: 'ignore', message: 'Leave?', type: 'confirm' }), 200);
+    const started = Date.now();
+    const error = await navigateTab(fake.tab, TARGET, OPTIONS).then(() => null, (e) => e);
+    expect(error?.code).to.equal('dialog_open');
+    expect(Date.now() - started).to.be.below(900);
+  });
+
+  it('fails with navigation_timeout, saying where the tab is, when the document never loads', async function () {
+    fake = await loadingTab(1_500);
+    const started = Date.now();
+    const error = await navigateTab(fake.tab, TARGET, OPTIONS).then(() => null, (e) => e);
+    expect(error?.code).to.equal('navigation_timeout');
+    expect(error.message).to.equal(`Tab ${fake.tab.id} did not finish loading in time (at ${TARGET}).`);
+    expect(Date.now() - started).to.be.within(1_400, 2_500);
+  });
+});
