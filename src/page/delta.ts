@@ -11,6 +11,7 @@ import { foldItems } from './fold.js';
 import { closedPopups, findPopup } from './popups.js';
 import { isShown, parentOf } from './shown.js';
 import { SnapshotWalker, shadowOf } from './snapshot-walk.js';
+import { customElementHosts, forgetCustomElements } from './composed.js';
 
 interface Watch {
   token: string;
@@ -32,10 +33,17 @@ function fieldState(element: Element): string {
   return field.type === 'checkbox' || field.type === 'radio' ? String(field.checked) : field.value;
 }
 
+/** Live lists by tag: Firefox keeps them current, where a selector query walked the whole document each action. */
+const FIELD_LISTS = ['input', 'textarea', 'select'].map((tag) => document.getElementsByTagName(tag));
+
 function fieldValues(): Map<Element, string> {
   const values = new Map<Element, string>();
-  const fields = document.querySelectorAll('input:not([type="hidden"]), textarea, select');
-  for (let i = 0; i < fields.length && i < VALUES_WATCHED; i++) values.set(fields[i]!, fieldState(fields[i]!));
+  for (const fields of FIELD_LISTS) {
+    for (let i = 0; i < fields.length && values.size < VALUES_WATCHED; i++) {
+      const field = fields[i]!;
+      if ((field as HTMLInputElement).type !== 'hidden') values.set(field, fieldState(field));
+    }
+  }
   return values;
 }
 
@@ -59,9 +67,8 @@ export function deltaStart(args: { token: string }): { docId: string } {
   current.observer.observe(document, OBSERVE);
   // Shadow hosts found natively (custom elements carry a hyphen): walking every element through the sandbox's
   // wrappers would cost more than the whole action.
-  const hosts = document.evaluate("//*[contains(local-name(), '-')]", document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
-  for (let i = 0; i < hosts.snapshotLength && i < 500; i++) {
-    const shadow = shadowOf(hosts.snapshotItem(i) as Element);
+  for (const host of customElementHosts()) {
+    const shadow = shadowOf(host);
     if (shadow) current.observer.observe(shadow, OBSERVE);
   }
   watch = current;
@@ -96,6 +103,8 @@ export async function deltaFinish(args: DeltaFinishArgs): Promise<PageDelta> {
   if (!current || current.token !== args.token) throw new PageError('delta_lost', 'The document changed during the action; no delta.');
   const unsettled = await settleAll(current, args, args.again ? current.firstRead : 0);
   current.records.push(...current.observer.takeRecords());
+  // A component added in place of another leaves the element count as it was: look for hosts again next time.
+  if (current.records.some((record) => record.addedNodes.length > 0)) forgetCustomElements();
   current.firstRead = current.records.length;
   if (args.again || current.records.length > KEEP_RECORDS) {
     current.observer.disconnect();
