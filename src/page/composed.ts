@@ -57,8 +57,6 @@ export function shadowRootsIn(root: Document | ShadowRoot, limit = 500): ShadowR
   return found;
 }
 
-/** Every element of this realm's document, as a live list: its length is cached by Firefox until the DOM changes. */
-const ALL_ELEMENTS = typeof document !== 'undefined' ? document.getElementsByTagName('*') : null;
 let customSeen: { count: number; hosts: Element[] } | null = null;
 
 /**
@@ -67,7 +65,8 @@ let customSeen: { count: number; hosts: Element[] } | null = null;
  * elements changed or `forgetCustomElements` was called (an action added nodes).
  */
 export function customElementHosts(limit = 500): Element[] {
-  const count = ALL_ELEMENTS?.length ?? -1;
+  // Counted natively, and not through a live list kept between actions: a page's every mutation would update it.
+  const count = document.getElementsByTagName('*').length;
   if (customSeen?.count === count) return customSeen.hosts;
   const found = document.evaluate("//*[contains(local-name(), '-')]", document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
   const hosts: Element[] = [];
