@@ -11,6 +11,24 @@ const TARGET = 'http://127.0.0.1:9/wanted';
 const PAGE_OWN = 'http://127.0.0.1:9/page-own';
 const OPTIONS = { allowedOrigins: [], blockedOrigins: [] };
 
+/** What a Browser asks when it attaches and opens a tab (its events then reach the tab through the Browser). */
+function answerAttach(method, reply) {
+  if (method === 'browsingContext.getTree') return reply.result({ contexts: [] });
+  if (method === 'script.addPreloadScript') return reply.result({ script: 'preload' });
+  if (method === 'browsingContext.create') return reply.result({ context: CONTEXT });
+  if (method === 'session.subscribe' || method === 'browsingContext.setViewport') return reply.result({});
+  reply.error('unknown command', method);
+}
+
+/** A Browser attached to the scripted peer, and its one tab. */
+async function tabOnPeer(peer, navigationTimeout) {
+  const bidi = await BidiConnection.connect(peer.url);
+  const host = { pid: -1, onExit() {}, killNow() {}, async shutdown() {}, async waitForExit() {} };
+  const options = { timeouts: { action: 2_000, navigation: navigationTimeout }, viewport: { width: 800, height: 600 } };
+  const browser = await Browser.attach(bidi, host, options, 'fake');
+  return { bidi, tab: await browser.createTab('unit') };
+}
+
 /** A Tab over a fake peer whose navigate answers follow `attempts` (one function per navigate command, in order). */
 async function tabOver(attempts) {
   let current = { url: 'http://127.0.0.1:9/start', title: 'start' };
@@ -27,18 +45,9 @@ async function tabOver(attempts) {
       return;
     }
     if (method === 'script.callFunction') return reply.result(pageAnswer({ ...current, readyState: 'complete' }));
-    // What a Browser asks when it attaches and opens a tab (its events then reach the tab through the Browser).
-    if (method === 'browsingContext.getTree') return reply.result({ contexts: [] });
-    if (method === 'script.addPreloadScript') return reply.result({ script: 'preload' });
-    if (method === 'browsingContext.create') return reply.result({ context: CONTEXT });
-    if (method === 'session.subscribe' || method === 'browsingContext.setViewport') return reply.result({});
-    reply.error('unknown command', method);
+    answerAttach(method, reply);
   });
-  const bidi = await BidiConnection.connect(peer.url);
-  const host = { pid: -1, onExit() {}, killNow() {}, async shutdown() {}, async waitForExit() {} };
-  const options = { timeouts: { action: 2_000, navigation: 5_000 }, viewport: { width: 800, height: 600 } };
-  const browser = await Browser.attach(bidi, host, options, 'fake');
-  const tab = await browser.createTab('unit');
+  const { bidi, tab } = await tabOnPeer(peer, 5_000);
   return { tab, peer, close: async () => (bidi.close(), await peer.close()) };
 }
 
@@ -137,17 +146,9 @@ async function loadingTab(navigationTimeout = 5_000) {
       pageInfoCalls++;
       return reply.result(pageAnswer(current));
     }
-    if (method === 'browsingContext.getTree') return reply.result({ contexts: [] });
-    if (method === 'script.addPreloadScript') return reply.result({ script: 'preload' });
-    if (method === 'browsingContext.create') return reply.result({ context: CONTEXT });
-    if (method === 'session.subscribe' || method === 'browsingContext.setViewport') return reply.result({});
-    reply.error('unknown command', method);
+    answerAttach(method, reply);
   });
-  const bidi = await BidiConnection.connect(peer.url);
-  const host = { pid: -1, onExit() {}, killNow() {}, async shutdown() {}, async waitForExit() {} };
-  const options = { timeouts: { action: 2_000, navigation: navigationTimeout }, viewport: { width: 800, height: 600 } };
-  const browser = await Browser.attach(bidi, host, options, 'fake');
-  const tab = await browser.createTab('unit');
+  const { bidi, tab } = await tabOnPeer(peer, navigationTimeout);
   return {
     tab,
     peer,
