@@ -9,9 +9,13 @@ import { summarize } from './stats.mjs';
 const BUDGET_MS = Number(process.env.BENCH_FIGURE_BUDGET_MS ?? 8_000);
 const MIN_CALLS = 3;
 
-/** Runs one operation `calls` times; p50/p95 of ms plus the reply size of the last call. */
-async function repeat(server, calls, op) {
+/**
+ * Runs one operation `calls` times; p50/p95 of ms plus the reply size of the last call. `partner`, when given, runs
+ * after each call and its ms are summarized as `partner` (the paired typing floor).
+ */
+async function repeat(server, calls, op, partner) {
   const samples = [];
+  const partnerSamples = [];
   let last = null;
   const started = performance.now();
   for (let i = 0; i < calls; i++) {
@@ -22,8 +26,9 @@ async function repeat(server, calls, op) {
     if (last.error && /not available in this build/.test(last.error)) return { skipped: last.error.slice(0, 200) };
     if (last.error) return { error: last.error.slice(0, 300), after_calls: i };
     samples.push(last.ms);
+    if (partner) partnerSamples.push(await partner());
   }
-  return { ...summarize(samples), ...(samples.length < calls ? { cut_short: `time budget ${BUDGET_MS} ms` } : {}), chars: last.chars, image_bytes: last.imageBytes || undefined, last };
+  return { ...summarize(samples), ...(partner ? { partner: summarize(partnerSamples) } : {}), ...(samples.length < calls ? { cut_short: `time budget ${BUDGET_MS} ms` } : {}), chars: last.chars, image_bytes: last.imageBytes || undefined, last };
 }
 
 const strip = ({ last, ...figures }) => figures;
@@ -40,7 +45,11 @@ async function refFor(adapter, server, handle, snapshotText, target) {
   return { ref: null };
 }
 
-export async function measurePages(adapter, server, handle, fixtures, { calls, log }) {
+/**
+ * `pairedTypist` (firefox-use only): a raw-BiDi Firefox whose typing of the same text into the same page's field
+ * follows each type call; its figure is the page's `type_floor`.
+ */
+export async function measurePages(adapter, server, handle, fixtures, { calls, log, pairedTypist }) {
   const pages = {};
   for (const page of PAGES) {
     log(`${adapter.id}: ${page.id}`);
@@ -66,8 +75,10 @@ export async function measurePages(adapter, server, handle, fixtures, { calls, l
         figures[key] = { skipped: `no ref for ${[target.role].flat()[0]} "${String(target.name)}" in the snapshot${snap.skipped ? ` (${snap.skipped})` : ''}` };
         continue;
       }
-      const run = await repeat(server, calls, () => op(ref));
+      const paired = key === 'type' && pairedTypist && page.id !== 'iframe' && (await pairedTypist.ready(url, page.type.name));
+      const { partner, ...run } = await repeat(server, calls, () => op(ref), paired ? () => pairedTypist.typeOnce() : undefined);
       figures[key] = { ...strip(run), ref_source: source };
+      if (partner) figures.type_floor = { ...partner, paired: 'raw BiDi typing of the same keys after each call, in a second Firefox' };
     }
     figures.screenshot = strip(await repeat(server, calls, () => adapter.ops.screenshot(handle)));
     pages[page.id] = figures;

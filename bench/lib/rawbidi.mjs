@@ -1,7 +1,8 @@
 // The floor: the same operations as bare WebDriver BiDi commands on an owned Firefox, with no MCP server between:
 // navigate, captureScreenshot, script.callFunction and an input.performActions click at the target's centre.
 import { fileURLToPath } from 'node:url';
-import { PAGES, TYPED_TEXT, pageUrl } from './pages.mjs';
+import { PAGES, pageUrl } from './pages.mjs';
+import { focusField, typedTextSources } from './typing-floor.mjs';
 import { summarize } from './stats.mjs';
 import { now } from './stats.mjs';
 
@@ -17,20 +18,6 @@ const CENTRE = `(name) => {
   return [r.x + r.width / 2, r.y + r.height / 2];
 }`;
 
-// Focuses the page's typing field (by its aria-label, placeholder or label, open shadow roots included).
-const FOCUS = `(name) => {
-  const fields = [];
-  const walk = (root) => { for (const el of root.querySelectorAll('*')) { if (el.matches('input, textarea')) fields.push(el); if (el.shadowRoot) walk(el.shadowRoot); } };
-  walk(document);
-  const byIds = (el) => (el.getAttribute('aria-labelledby') || '').split(/\\s+/).map((id) => el.getRootNode().getElementById?.(id)?.textContent ?? '').join(' ');
-  const host = (el) => el.getRootNode().host?.getAttribute('label') ?? '';
-  const label = (el) => [el.getAttribute('aria-label'), byIds(el), el.placeholder, el.labels && el.labels[0] ? el.labels[0].textContent : '', host(el)].join(' ');
-  const field = fields.find((f) => label(f).includes(name));
-  if (!field) return false;
-  field.focus();
-  return true;
-}`;
-
 async function timedN(n, fn) {
   const samples = [];
   for (let i = 0; i < n; i++) {
@@ -44,7 +31,7 @@ async function timedN(n, fn) {
 export async function rawBidiFloor(fixtures, { calls, log }) {
   const { launchFirefox } = await import(dist('browser/launcher.js'));
   const { BidiConnection } = await import(dist('bidi/connection.js'));
-  const { textKeys, typeSources } = await import(dist('browser/input/keyboard.js'));
+  const typed = await typedTextSources();
   const firefox = await launchFirefox({ profile: 'bench-raw-bidi', isolated: true, headed: false });
   const bidi = await BidiConnection.connect(`${firefox.endpoint}/session`);
   const result = { pages: {} };
@@ -111,14 +98,9 @@ export async function rawBidiFloor(fixtures, { calls, log }) {
       }
       // The typing floor: the same key batches computer type sends (trusted key events, 16 keys a tick), with no
       // aim, no delivery check and no read-back: what Firefox itself takes for the 40 key events.
-      const focused = !page.type || page.id === 'iframe' ? null : await bidi.send('script.callFunction', {
-        functionDeclaration: FOCUS,
-        arguments: [{ type: 'string', value: page.type.name }],
-        awaitPromise: false,
-        target: { context },
-      });
-      if (focused?.type === 'success' && focused.result.value === true) {
-        figures.type = await timedN(calls, () => bidi.send('input.performActions', { context, actions: typeSources(textKeys(TYPED_TEXT)) }));
+      const focused = page.type && page.id !== 'iframe' && (await focusField(bidi, context, page.type.name));
+      if (focused) {
+        figures.type = await timedN(calls, () => bidi.send('input.performActions', { context, actions: typed }));
       } else {
         if (page.type) figures.type = { skipped: page.id === 'iframe' ? 'the raw floor types into the top-level document only' : `could not focus "${page.type.name}"` };
       }

@@ -58,8 +58,10 @@ function markdown(summary) {
         const figure = pick(s.pages[page.id] ?? {});
         return id === 'firefox-use' ? [show(figure)] : [show(figure), x(figure?.[key], ours)];
       });
-      const rawFigure = floorKey ? floor[page.id]?.[floorKey] : null;
-      lines.push(`| ${label} | ${cells.join(' | ')} | ${rawFigure ? times(rawFigure) : ''} |`);
+      // Typing's floor was taken call for call beside firefox-use's when it could be (marked "paired").
+      const pairedFloor = floorKey === 'type' ? fu[page.id]?.type_floor : null;
+      const rawFigure = pairedFloor ?? (floorKey ? floor[page.id]?.[floorKey] : null);
+      lines.push(`| ${label} | ${cells.join(' | ')} | ${rawFigure ? `${times(rawFigure)}${pairedFloor ? ' (paired)' : ''}` : ''} |`);
     }
     if (floor[page.id]?.script_call) lines.push('', `Raw BiDi script.callFunction: ${times(floor[page.id].script_call)} ms.`);
   }

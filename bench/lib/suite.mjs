@@ -7,19 +7,33 @@ import { installPeers } from './install.mjs';
 import { measurePages } from './measure.mjs';
 import { treeMemory } from './procs.mjs';
 import { rawBidiFloor } from './rawbidi.mjs';
+import { PairedTypist } from './typing-floor.mjs';
 import { ALL_SERVERS } from './servers.mjs';
 import { round } from './stats.mjs';
 import { evaluateTargets } from './targets.mjs';
 
 export const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
 
+/** The paired typing floor's Firefox, or null (with why in the log) when it cannot start. */
+async function startPairedTypist(log) {
+  try {
+    return await PairedTypist.start();
+  } catch (error) {
+    log(`paired typing floor: not started: ${error.message}`);
+    return null;
+  }
+}
+
 async function benchServer(adapter, fixtures, { calls, log }) {
   log(`${adapter.id}: cold start`);
   const { server, handle, ms, retried_after } = await coldStart(adapter);
+  // Started after the cold start is timed, so the second Firefox's launch does not weigh on it.
+  const pairedTypist = adapter.id === 'firefox-use' ? await startPairedTypist(log) : null;
   try {
     const entry = { label: adapter.label, browser: adapter.browser, cold_start_ms: round(ms, 0), tools: server.tools.size };
     if (retried_after) entry.cold_start_retried_after = retried_after;
-    entry.pages = await measurePages(adapter, server, handle, fixtures, { calls, log });
+    entry.pages = await measurePages(adapter, server, handle, fixtures, { calls, log, pairedTypist });
+    await pairedTypist?.close();
     entry.tasks = {};
     for (const flow of FLOWS) {
       log(`${adapter.id}: task ${flow.id}`);
@@ -28,6 +42,7 @@ async function benchServer(adapter, fixtures, { calls, log }) {
     Object.assign(entry, treeMemory(server.pid));
     return entry;
   } finally {
+    await pairedTypist?.close();
     await server.close();
   }
 }
