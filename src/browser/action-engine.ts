@@ -85,15 +85,17 @@ export async function dispatch(
           });
         const keyUps = options.readWithKeys ? keyUpsOf(batches) : 0;
         let early: Promise<ActionConclusion | null> | undefined;
+        let keysSeen = false;
         for (const [index, batch] of batches.entries()) {
           if (index > 0 && options.between && !(await options.between(index))) break;
           started = true;
           const input = tab.performActions(batch, target.inputContext);
           if (keyUps && index === batches.length - 1) early = readBackHere({ afterKeyUps: keyUps });
-          await heldBy(input, early);
+          const ended = await heldBy(input, early);
           sent++;
+          if (ended === 'keysAllUp') keysSeen = true;
         }
-        if (early) releaseLate(context, target.context, conclude.token, early, inFrame ? FRAME_EVENT_WAIT_MS : RELEASE_AFTER_MS);
+        if (early && !keysSeen) releaseLate(context, target.context, conclude.token, early, inFrame ? FRAME_EVENT_WAIT_MS : RELEASE_AFTER_MS);
         const concluded = early ?? readBackHere();
         const startRead = startElsewhere
           ? readBack(context, target.startContext!, { token: conclude.token, need: [], startNeed, ...(finishArgsFor(target, target.startContext!)) })
@@ -149,11 +151,27 @@ function keyUpsOf(batches: InputSource[][]): number {
 /** Enter and Return (WebDriver's key codes) and a newline typed as text. */
 const LEAVING_KEYS = new Set(['\uE006', '\uE007', '\n', '\r']);
 
-/** `input` once settled; a read-back sent ahead of it that fails meanwhile is left to whoever awaits it later. */
-async function heldBy(input: Promise<void>, early: Promise<unknown> | undefined): Promise<void> {
+/**
+ * `input` once settled, or sooner: once a read-back sent with the keys saw every keyup they bring in the page
+ * ('keysAllUp'). Firefox answers performActions only after the page's next animation frame, and queues the next
+ * performActions behind this one, so the keys are done and nothing of the next action can overtake them.
+ * A read-back that fails meanwhile is left to whoever awaits it later.
+ */
+async function heldBy(input: Promise<void>, early: Promise<ActionConclusion | null> | undefined): Promise<'input' | 'keysAllUp'> {
   // Marked handled now: if the input fails, the read-back's own failure (the same dialog, the same closed tab) is moot.
   early?.catch(() => undefined);
-  await input;
+  if (!early) {
+    await input;
+    return 'input';
+  }
+  const allUp = early.then(
+    (conclusion) => (conclusion?.keysAllUp ? ('keysAllUp' as const) : input.then(() => 'input' as const)),
+    () => input.then(() => 'input' as const),
+  );
+  const ended = await Promise.race([input.then(() => 'input' as const), allUp]);
+  // Every key reached the page; Firefox's late answer (or failure) changes nothing of what happened.
+  if (ended === 'keysAllUp') input.catch(() => undefined);
+  return ended;
 }
 
 /**

@@ -172,6 +172,8 @@ export interface ActionConclusion {
   delta?: PageDelta | null;
   /** The action started a navigation away from this (top-level) document that had not happened yet. */
   leaving?: true;
+  /** Read with the keys (afterKeyUps): every keyup the keys bring was seen in this document before reading. */
+  keysAllUp?: true;
 }
 
 /** Before the press of a click by ref, once the pointer is over `point` (frame-local): is the target still there? */

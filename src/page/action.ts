@@ -7,13 +7,15 @@ import { summarize } from './describe.js';
 import { deltaFinish, deltaStart } from './delta.js';
 import { armDragWatch, finishDragWatch } from './drag.js';
 import { PageError } from './errors.js';
-import { aimAtPoint, aimAtRef, deepElementFromPoint, gateFrame, isFrame, typingTarget } from './guard.js';
+import { aimAtFocusedField, aimAtPoint, aimAtRef, deepElementFromPoint, gateFrame, isFrame, typingTarget } from './guard.js';
 import { documentId, localIdOf } from './registry.js';
 import { armScrollProbe, readScrollProbe } from './scroll-probe.js';
 import { armLeaving, readLeaving } from './leaving.js';
 
 export function prepareAction(args: PrepareArgs): ActionPreparation {
-  const aim = args.ref ? aimAtRef(args.ref) : args.point ? aimAtPoint(args.point) : undefined;
+  // Typing by ref: a field that holds focus gets the keys without a click (the engine's noClick), so it needs no aim.
+  const typing = args.ref && args.focusWatch ? typingTarget(args.ref) : undefined;
+  const aim = args.ref ? (typing?.focused ? aimAtFocusedField(args.ref) : aimAtRef(args.ref)) : args.point ? aimAtPoint(args.point) : undefined;
   const gate = args.gate ? gateFrame(args.gate) : undefined;
   // A point over an iframe: the events go to the frame's document, where the server arms the probes instead.
   if (!aim?.frame) {
@@ -38,7 +40,6 @@ export function prepareAction(args: PrepareArgs): ActionPreparation {
   if (args.dragWatch) armDragWatch({ token: args.token });
   if (args.watch || args.focusWatch) armLeaving(args.token);
   const delta = args.delta ? deltaStart(args.delta) : undefined;
-  const typing = args.ref && args.focusWatch ? typingTarget(args.ref) : undefined;
   return {
     aim,
     ...(gate ? { gate } : {}),
@@ -72,7 +73,7 @@ function keepsKeys(element: Element | null): boolean {
 }
 
 export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusion> {
-  if (args.afterKeyUps) await keysUp(`${args.token}:focus`, args.afterKeyUps);
+  const keysAllUp = args.afterKeyUps ? await keysUp(`${args.token}:focus`, args.afterKeyUps) : false;
   if (args.waitMs) {
     const { token, need, focusNeed, startNeed } = args;
     await waitUntil(
@@ -101,5 +102,6 @@ export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusi
     ...(drag ? { drag } : {}),
     ...(delta !== undefined ? { delta } : {}),
     ...(leaving ? { leaving: true as const } : {}),
+    ...(keysAllUp ? { keysAllUp: true as const } : {}),
   };
 }

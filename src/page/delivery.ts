@@ -187,12 +187,13 @@ function nextTask(fn: () => void): void {
 /**
  * Resolves once the typing watch `token` has seen `count` trusted keyups in this document (the read-back of a
  * typing action, sent with its keys rather than after them), or once `releaseKeys` says the keys were all sent
- * (some went to another document). Resolves at once for an unknown token.
+ * (some went to another document). Resolves at once for an unknown token. True when all `count` were seen.
  */
-export function keysUp(token: string, count: number): Promise<void> {
+export function keysUp(token: string, count: number): Promise<boolean> {
   const pin = watches.get(token)?.pin;
   if (pin) pin.expectedUps = count;
-  if (!pin || pin.ups >= count) return Promise.resolve();
+  if (!pin) return Promise.resolve(false);
+  if (pin.ups >= count) return Promise.resolve(true);
   return new Promise((resolve) => {
     const earlier = pin.upWaiter;
     pin.upWaiter = {
@@ -200,7 +201,7 @@ export function keysUp(token: string, count: number): Promise<void> {
       resolve: () => {
         pin.upWaiter = undefined;
         earlier?.resolve();
-        resolve();
+        resolve(pin.ups >= count);
       },
     };
   });

@@ -212,7 +212,21 @@ export async function focusCheck(args: { ref: GuardArgs; waitMs?: number; caretT
 export function typingTarget(ref: GuardArgs): TypingTarget {
   const target = elementFor(ref.docId, ref.localId);
   const append = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement ? appendBy(target) : undefined;
-  return { ...(focusState(ref).focused && document.hasFocus() ? { focused: true as const } : {}), ...(append ? { append } : {}) };
+  // Whether it has focus, without focusState's description of the focused element (a role and a name: half of this).
+  const active = deepActive();
+  const focused = active !== null && active !== document.body && focusReaches(active, target) && document.hasFocus();
+  return { ...(focused ? { focused: true as const } : {}), ...(append ? { append } : {}) };
+}
+
+/**
+ * Typing into the ref's field that holds focus already: no click, so no hit test either (the keys reach a focused
+ * field wherever it is drawn). Hidden fields are refused and the field is brought into view as for a click.
+ */
+export function aimAtFocusedField(args: GuardArgs): AimResult {
+  const element = resolveVisible({ ...args, center: true });
+  const rect = element.getBoundingClientRect();
+  const point = { x: Math.round(rect.left + rect.width / 2), y: Math.round(rect.top + rect.height / 2) };
+  return { point, target: summarize(element), docId: documentId };
 }
 
 /**
