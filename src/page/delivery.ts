@@ -29,6 +29,8 @@ interface Watch extends ArmedWatch {
 interface KeyPin {
   /** The ref's element, or the element focused at the first key (null until then). */
   target: Element | null;
+  /** Pinned to a ref's element (not to whatever held focus at the first key). */
+  byRef: boolean;
   keys: number;
   /** Keys that went elsewhere; the first of them (1-based) and where it went. */
   away: number;
@@ -103,7 +105,7 @@ export function armDelivery(args: DeliveryArgs): { armed: true; docId: string } 
     remove: () => undefined,
     timer: 0,
     scrollAt: { x: window.scrollX, y: window.scrollY, hash: location.hash },
-    ...(args.pin ? { pin: { target: args.ref ? targetOf({ ref: args.ref }) : null, keys: 0, away: 0, lastKey: '', ups: 0 } } : {}),
+    ...(args.pin ? { pin: { target: args.ref ? targetOf({ ref: args.ref }) : null, byRef: Boolean(args.ref), keys: 0, away: 0, lastKey: '', ups: 0 } } : {}),
   };
   // A pinned watch aims at the ref's element; its events are judged by where focus is (keyReached).
   if (watch.pin) watch.followFocus = true;
@@ -235,7 +237,8 @@ export function readDelivery(args: { token: string; need: string[] }): DeliveryR
     delivered: missing.length === 0,
     seen,
     stray: [...watch.stray],
-    focus: watch.followFocus && target ? summarize(target) : undefined,
+    // A ref's field is the server's to name (its aim said what it is): described only where focus decided it.
+    focus: watch.followFocus && target && !watch.pin?.byRef ? summarize(target) : undefined,
   };
   const scrolled = scrolledSince(watch.scrollAt);
   if (scrolled) report.scrolled = scrolled;

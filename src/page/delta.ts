@@ -144,7 +144,56 @@ function removedText(element: Element, parent: Node): string | null {
   return ` ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`;
 }
 
+/** The field whose line a delta shows first: the target's when it holds a value, else the focused one after keys. */
+function fieldOf(target: Element | null, args: DeltaFinishArgs): Element | null {
+  if (target && holdsState(target)) return target;
+  // The field that holds focus after keys (type or key without a ref): its value changed as a property.
+  const active = args.focusedField && document.activeElement ? deepActive(document.activeElement) : null;
+  return active && holdsState(active) ? active : null;
+}
+
+/**
+ * Its line: the target's own, when its state may have changed without a mutation (a field's value, a radio's
+ * checkedness are properties); any other change of the target is in what changed. The reply's head names it
+ * already, and that an action focused its target goes without saying. A code editor's input shows the lines
+ * around the caret.
+ */
+function fieldLine(field: Element): string {
+  const role = roleOf(field) ?? 'generic';
+  return new SnapshotWalker({ mode: 'all', maxChars: 400, aroundCaret: true }).render(field, role).replace(/ \[focused\]$| \[focused\](?= \[)/, '');
+}
+
+/** A line for focus that the action moved to an element other than its target, unless `shown` has it already. */
+function movedFocusLine(current: Watch, target: Element | null, shown: (line: string) => boolean): string | null {
+  const focused = document.activeElement;
+  if (!focused || focused === current.focused || focused === target || focused === document.body) return null;
+  const role = roleOf(focused);
+  const line = role ? new SnapshotWalker({ mode: 'all', maxChars: 400 }).render(focused, role) : '';
+  return line && !shown(line) ? `- focused: ${line.slice(2)}` : null;
+}
+
+/**
+ * Keys that changed nothing but a text field's value (no mutation anywhere): the field's line is the whole delta.
+ * What the full render would say, without walking to the field's anchor only to find its line again (a third of
+ * a typing action's page time). Not for a field with children (contenteditable), whose walk shows more.
+ */
+function onlyFieldChanged(current: Watch, field: Element | null): field is HTMLInputElement | HTMLTextAreaElement {
+  if (current.records.length > 0 || !field || (field.localName !== 'input' && field.localName !== 'textarea') || !roleOf(field)) return false;
+  for (const [element, value] of current.values) if (element !== field && element.isConnected && fieldState(element) !== value) return false;
+  return true;
+}
+
 function render(current: Watch, args: DeltaFinishArgs): PageDelta {
+  const target = targetOf(args);
+  const field = fieldOf(target, args);
+  if (onlyFieldChanged(current, field)) {
+    const line = fieldLine(field);
+    const key = lineKey(line);
+    const focusLine = movedFocusLine(current, target, (other) => key !== null && lineKey(other) === key);
+    const lines = focusLine ? [line, focusLine] : [line];
+    // Too long for the reply's room: the full render says where it was cut.
+    if (lines.reduce((sum, text) => sum + text.length + 1, 0) <= args.maxChars - CUT_LINE_ROOM) return { docId: documentId, lines, records: 0, truncated: false };
+  }
   const added = new Set<Node>();
   const changed = new Set<Element>();
   // Elements whose only change is how they look (class, style, data-*): a theme toggle on <body> must not
@@ -230,19 +279,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     chars += text.length + 1;
     return true;
   };
-  const target = targetOf(args);
-  // The field that holds focus after keys (type or key without a ref): its value changed as a property.
-  const active = args.focusedField && document.activeElement ? deepActive(document.activeElement) : null;
-  const focusedField = active && holdsState(active) ? active : null;
-  // The target's own line, when its state may have changed without a mutation (a field's value, a radio's
-  // checkedness are properties); any other change of the target is in what changed. The reply's head names it
-  // already, and that an action focused its target goes without saying. A code editor's input shows the lines
-  // around the caret.
-  const field = target && holdsState(target) ? target : focusedField;
-  if (field) {
-    const role = roleOf(field) ?? 'generic';
-    add(new SnapshotWalker({ mode: 'all', maxChars: 400, aroundCaret: true }).render(field, role).replace(/ \[focused\]$| \[focused\](?= \[)/, ''));
-  }
+  if (field) add(fieldLine(field));
   // Popups and dialogs the action closed, once each, before what changed.
   for (const popup of closed) add(`- closed: ${popup.role}${popup.name}`);
   for (const anchor of anchors) {
@@ -310,12 +347,8 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     if (entry.count > FOLD_OVER) add(`- removed: ${entry.count} ${entry.role}s${under}`);
     else for (const name of new Set(entry.names)) add(`- removed: ${entry.role}${name}${under}`);
   }
-  const focused = document.activeElement;
-  if (focused && focused !== current.focused && focused !== target && focused !== document.body) {
-    const role = roleOf(focused);
-    const line = role ? new SnapshotWalker({ mode: 'all', maxChars: 400 }).render(focused, role) : '';
-    if (line && !seen.has(lineKey(line) ?? '')) add(`- focused: ${line.slice(2)}`);
-  }
+  const focusLine = movedFocusLine(current, target, (line) => seen.has(lineKey(line) ?? ''));
+  if (focusLine) add(focusLine);
   if (truncated) {
     // Say that it was cut, and what to read for the rest.
     const at = cutAt ?? anchors[0];
