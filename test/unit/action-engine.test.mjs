@@ -128,6 +128,41 @@ describe('unit: the click engine on a scripted connection', function () {
     expect(text).to.match(/^type ref_\d+: delivered\./);
     expect(inputTypes(link).filter((type) => type === 'keyDown')).to.have.length(2);
   });
+
+  /** A field that holds focus already, and Firefox's answer to the keys held until `release()`. */
+  function focusedField(s, conclusion) {
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    s.link.page('prepareAction', aimed({ typing: { focused: true } }));
+    s.link.page('concludeAction', conclusion);
+    s.link.answer('input.performActions', () => held.then(() => ({})));
+    return () => release();
+  }
+
+  it('answers a type into a focused field once the page saw every keyup, before Firefox answers the keys', async function () {
+    const s = await scene();
+    const release = focusedField(s, { delivery: report({ seen: [] }), focusDelivery: report({ seen: ['keydown', 'input'] }), keysAllUp: true, delta: noChange });
+    const { structured, text } = await s.act({ action: 'type', ref: s.ref, text: 'ab' });
+    release();
+    expect(structured).to.include({ ok: true, delivered: true });
+    expect(text).to.include('It had focus: typed at its caret, no click.');
+    // The read-back went out with the keys, which carry the number of keyups the page waits for.
+    expect(s.link.pageCalls.map((c) => c.op)).to.deep.equal(['prepareAction', 'concludeAction']);
+    expect(s.link.pageCalls[1].args.afterKeyUps).to.equal(2);
+  });
+
+  it('waits for Firefox\'s answer to the keys when the page did not see them all (focus went to a frame)', async function () {
+    const s = await scene();
+    const release = focusedField(s, { delivery: report({ seen: [] }), focusDelivery: report({ seen: ['keydown'], delivered: false, landed: 'after key 1 of 2 the page moved focus to another document; 1 of the keys went there' }), delta: noChange });
+    s.link.page('releaseKeys', { released: true });
+    let answered = false;
+    const reply = s.act({ action: 'type', ref: s.ref, text: 'ab' }).then((r) => ((answered = true), r));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered, 'answered before Firefox said the keys were out').to.equal(false);
+    release();
+    const { text } = await reply;
+    expect(text).to.include('NOT delivered');
+  });
 });
 
 describe('unit: aiming through frames on a scripted connection', function () {
