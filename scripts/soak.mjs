@@ -126,7 +126,11 @@ let probing = Promise.resolve();
 /** The heap probe's answer to one more SIGUSR2: the server's memory right after a full GC (null if it never came). */
 async function liveMemory() {
   const n = ++probes;
-  process.kill(serverPid, 'SIGUSR2');
+  try {
+    process.kill(serverPid, 'SIGUSR2');
+  } catch {
+    return null; // the server is gone: the run fails on that, not here
+  }
   const pattern = new RegExp(`^heap-probe (\\{"n":${n},.*\\})$`, 'm');
   const line = await waitFor(() => pattern.exec(serve.stderr), values['heap-snapshots'] ? 120_000 : 30_000, 20);
   return line ? JSON.parse(line[1]) : null;
