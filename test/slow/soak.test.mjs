@@ -1,5 +1,7 @@
 // The short soak: scripts/soak.mjs for about a minute under `serve` (3 sessions, 5 tabs, re-rendering pages),
-// held to the same pass conditions as the full 10,000-call run, scaled down (memory growth from call 400).
+// held to the same pass conditions as the full 10,000-call run, scaled down (memory growth from call 400). Memory is
+// the server's live memory after a full GC, less the ref registry's bounded share (see scripts/soak.mjs). Its RSS,
+// judged before, follows the garbage collector's pace over one minute: it once failed this test with no leak behind.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -27,7 +29,7 @@ describe('soak (short)', function () {
     expect(report.unexpectedErrors, summary).to.equal(0);
     expect(report.unanswered, summary).to.equal(0);
     expect(report.calls, 'enough calls to mean something').to.be.above(400);
-    expect(report.serverRssGrowthPercent, JSON.stringify(report.memory)).to.be.below(20);
+    expect(report.serverLiveGrowthPercent, JSON.stringify(report.memory)).to.be.below(10);
     expect(report.firefoxLeft).to.equal(0);
     expect(report.failures).to.deep.equal([]);
     expect(run.status).to.equal(0);

@@ -200,3 +200,37 @@ describe('unit: navigate waits for the load event, not a timer (scripted BiDi pe
     expect(Date.now() - started).to.be.within(1_400, 2_500);
   });
 });
+
+// The soak's heap snapshots showed none, but a waiter left on a tab would be a leak of one closure per call: each
+// way a navigate ends must take its listeners (TabChange, NavigationWatch) off the tab again.
+describe('unit: navigate leaves nothing listening on the tab (scripted BiDi peer)', function () {
+  let fake;
+  afterEach(async function () {
+    await fake?.close();
+  });
+  const listeners = (tab) => Object.fromEntries(['navigation', 'dialog', 'closed', 'blocked'].map((event) => [event, tab.listenerCount(event)]));
+  const refused = () => ({ now: { url: 'about:neterror', title: '' }, error: 'Error: NS_ERROR_CONNECTION_REFUSED' });
+
+  for (const [how, attempts] of [
+    ['arrives', [oursArrives]],
+    ['is re-issued', [pageWins, oursArrives]],
+    ['is superseded twice', [pageWins, pageWins]],
+    ['fails', [refused]],
+  ]) {
+    it(`when it ${how}`, async function () {
+      fake = await tabOver(attempts);
+      const before = listeners(fake.tab);
+      await navigateTab(fake.tab, TARGET, OPTIONS).catch(() => null);
+      expect(listeners(fake.tab)).to.deep.equal(before);
+    });
+  }
+
+  it('when a dialog ends its wait for the load', async function () {
+    fake = await loadingTab();
+    const before = listeners(fake.tab);
+    setTimeout(() => fake.event('browsingContext.userPromptOpened', { context: CONTEXT, handler: 'ignore', message: 'Leave?', type: 'confirm' }), 100);
+    const error = await navigateTab(fake.tab, TARGET, OPTIONS).then(() => null, (e) => e);
+    expect(error?.code).to.equal('dialog_open');
+    expect(listeners(fake.tab)).to.deep.equal(before);
+  });
+});
