@@ -8,7 +8,9 @@ import { now } from './stats.mjs';
 
 const dist = (path) => fileURLToPath(new URL(`../../dist/${path}`, import.meta.url));
 
-// Focuses the page's typing field (by its aria-label, placeholder or label, open shadow roots included).
+// Focuses the page's typing field (by its aria-label, placeholder or label, open shadow roots included): the first
+// one that takes focus. The Python docs page has three "Quick search" fields and the first, in a hidden mobile menu,
+// takes none: the floor's keys then went to the body, which inserts no text and was 5-13 ms cheaper than typing.
 export const FOCUS = `(name) => {
   const fields = [];
   const walk = (root) => { for (const el of root.querySelectorAll('*')) { if (el.matches('input, textarea')) fields.push(el); if (el.shadowRoot) walk(el.shadowRoot); } };
@@ -16,10 +18,11 @@ export const FOCUS = `(name) => {
   const byIds = (el) => (el.getAttribute('aria-labelledby') || '').split(/\\s+/).map((id) => el.getRootNode().getElementById?.(id)?.textContent ?? '').join(' ');
   const host = (el) => el.getRootNode().host?.getAttribute('label') ?? '';
   const label = (el) => [el.getAttribute('aria-label'), byIds(el), el.placeholder, el.labels && el.labels[0] ? el.labels[0].textContent : '', host(el)].join(' ');
-  const field = fields.find((f) => label(f).includes(name));
-  if (!field) return false;
-  field.focus();
-  return true;
+  for (const field of fields.filter((f) => label(f).includes(name))) {
+    field.focus();
+    if (field.getRootNode().activeElement === field) return true;
+  }
+  return false;
 }`;
 
 /** The key batches `computer type` sends for the bench's text (trusted key events, one per grapheme). */
