@@ -136,7 +136,7 @@ export async function dispatch(
 }
 
 /** Keyups in the batches, or 0 when a key may take the page away (Enter submits, loads): those are read after. */
-function keyUpsOf(batches: InputSource[][]): number {
+export function keyUpsOf(batches: InputSource[][]): number {
   let ups = 0;
   for (const source of batches.flat()) {
     if (source.type !== 'key') continue;

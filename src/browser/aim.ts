@@ -273,7 +273,7 @@ async function gateUp(
   return { point, top };
 }
 
-function withRef(error: unknown, ref: string): unknown {
+export function withRef(error: unknown, ref: string): unknown {
   if (isToolError(error) && ['ref_stale', 'ref_hidden', 'target_occluded'].includes(error.code)) {
     return new ToolError(error.code, `${ref}: ${error.message}`, { ...error.details, ref });
   }

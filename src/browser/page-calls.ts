@@ -22,6 +22,11 @@ export interface PageCallOptions {
   nodes?: Script.SharedReference[];
   /** Runs as if the user had just acted: what a copy command needs (copyText). */
   userActivation?: boolean;
+  /**
+   * The call must run in the document it was sent to, before anything sent after it (keys sent with it): a
+   * document without the page scripts fails the call (with unknown effects) instead of installing them first.
+   */
+  noInstall?: boolean;
 }
 
 /** An operation's argument, optional when it takes none, then the call's options. */
@@ -68,6 +73,9 @@ export class PageScripts {
     };
     let text = await this.callScript(params, timeout, options.write);
     if (text === NOT_INSTALLED) {
+      if (options.noInstall) {
+        throw new ToolError('ref_stale', 'The page changed while the action went out (a document without firefox-use\'s page scripts); what reached it is not known. Look (read_page or screenshot) before you retry.', { reason: 'other_document', unknown_effects: true });
+      }
       await this.install(context, timeout);
       text = await this.callScript(params, timeout, options.write);
     }

@@ -29,9 +29,12 @@ export const ELEMENT_STUB = `function (docId, localId) {
   return api.element(docId, localId);
 }`;
 
-/** Preload function: BiDi wants a function declaration, so the bundle is wrapped in one. */
+/**
+ * Preload function: BiDi wants a function declaration, so the bundle is wrapped in one. The flag tells the bundle it
+ * runs before any script of the page, so its key gate (src/page/key-gate.ts) is the window's first key listener.
+ */
 export function preloadDeclaration(): string {
-  return `function () {\n${pageScriptSource()}\n}`;
+  return `function () {\nglobalThis.__firefoxUsePreloaded = true;\n${pageScriptSource()}\n}`;
 }
 
 /** A page-side failure, sent back as data so the sandbox never throws across BiDi. */

@@ -68,6 +68,8 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   private url = '';
   /** We opened it on about:blank and nothing has loaded or run in it since (see `untouchedBlank`). */
   private blankAsOpened = false;
+  /** Counts what was done to or seen of the page (page calls, input, navigation, dialogs): see `activity`. */
+  private touched = 0;
   /** Queue so calls on one tab run in order while other tabs run in parallel. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly scripts: PageScripts;
@@ -99,8 +101,14 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     this.deviceScaleFactor = shared.deviceScaleFactor;
     this.scripts = new PageScripts(bidi, this);
     this.on('navigation', (kind: NavigationEvent[0]) => {
+      this.touched++;
       if (kind === 'started') this.blankAsOpened = false;
     });
+  }
+
+  /** Changes whenever anything may have moved the page's focus since it was read: one number to compare. */
+  get activity(): number {
+    return this.touched;
   }
 
   /**
@@ -204,6 +212,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
 
   setDialog(dialog: OpenDialog | null): void {
     this.openDialog = dialog;
+    this.touched++;
     if (dialog) this.emit('dialog', dialog);
   }
 
@@ -231,6 +240,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   /** Calls a page-script operation in the sandbox realm, installing the scripts first if this document lacks them. */
   async callPage<Op extends PageOperationName>(op: Op, ...[args, options = {}]: PageCallArgs<Op>): Promise<PageResult<Op>> {
     const context = options.context ?? this.context;
+    this.touched++;
     const value = await this.scripts.call(op, args, options, context);
     const page = value as { title?: unknown; url?: unknown } | null;
     if (context === this.context && page && typeof page === 'object' && typeof page.title === 'string' && typeof page.url === 'string') {
@@ -334,6 +344,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   /** Puts files into the file input of a (frame, document, local id), as a user's pick would. */
   async setFiles(frameContext: string, docId: string, localId: number, files: string[]): Promise<void> {
     const element = await this.elementReference(frameContext, docId, localId);
+    this.touched++;
     await this.race(this.bidi.send('input.setFiles', { context: frameContext, element, files }, { timeout: this.timeouts.action, write: true }));
   }
 
@@ -349,11 +360,13 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
    */
   evaluateInPage(expression: string): Promise<Script.EvaluateResult> {
     this.blankAsOpened = false;
+    this.touched++;
     return this.scripts.evaluateInPage(expression);
   }
 
   /** `context` may be a frame's: input then goes straight into its document, in its viewport's coordinates. */
   performActions(actions: Input.SourceActions[], context = this.context): Promise<void> {
+    this.touched++;
     return this.race(this.bidi.send('input.performActions', { context, actions }, { timeout: this.timeouts.action, write: true })).then(() => undefined);
   }
 

@@ -1,14 +1,15 @@
 // The action engine's keyboard API by intent: a tool says what to type (text, chords, or a paste) and where (at a
 // ref's field, clicked first, or wherever focus is); the engine decides the click's press check, the focus check
 // before the keys, the End key a field without a selection API needs, and how the keys are batched.
-import type { FocusCheck } from '../contract/index.js';
+import type { FocusCheck, PrepareArgs } from '../contract/index.js';
 import { PASTE_CHORD, withClipboardText } from './clipboard.js';
 import { DeltaWatch } from './delta.js';
 import { END_KEY, chordActions, keySource, typeSources } from './input/keyboard.js';
 import { mayScroll, parseKeySequence, type Chord } from './input/keys.js';
 import { clickActions, mouseSource, type InputSource } from './input/pointer.js';
-import { aim, aimAtFocus, newToken, type ActionScope, type Aim } from './aim.js';
-import { FRAME_EVENT_WAIT_MS, dispatch, type Dispatched } from './action-engine.js';
+import { aim, aimAtFocus, newToken, withRef, type ActionScope, type Aim } from './aim.js';
+import { FRAME_EVENT_WAIT_MS, dispatch, keyUpsOf, type Dispatched } from './action-engine.js';
+import type { Tab } from './tab.js';
 import { moveAlone, pressNeedsCheck, pressRefused } from './mouse.js';
 
 /** Keys typed as keys: presses (one per grapheme, `textKeys`), or chords pressed `repeat` times. */
@@ -98,6 +99,17 @@ export function clickThenType(scope: ActionScope, ref: string, keys: Typing): Pr
 export function clickThenType(scope: ActionScope, ref: string, keys: Keys): Promise<TypedByRef | NotPlaced>;
 export async function clickThenType(scope: ActionScope, ref: string, keys: Keys): Promise<TypedByRef | NotPlaced> {
   const { tab } = scope;
+  const pin = 'presses' in keys;
+  const sped = pin ? await typeAlongWithCheck(scope, ref, keys) : null;
+  const typed = sped ?? (await clickThenTypeChecked(scope, ref, keys));
+  if ('placed' in typed && typed.placed === false) return typed;
+  rememberFocus(tab, ref, typed as TypedByRef);
+  return typed;
+}
+
+/** The click (unless the field has focus), the focus check, then the keys: each step answered before the next. */
+async function clickThenTypeChecked(scope: ActionScope, ref: string, keys: Keys): Promise<TypedByRef | NotPlaced> {
+  const { tab } = scope;
   const token = newToken();
   const pin = 'presses' in keys;
   const target = await aim(scope, { ref }, token, { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'], focusWatch: KEYS.watch, ...(pin ? { focusPin: true } : {}) });
@@ -129,4 +141,53 @@ export async function clickThenType(scope: ActionScope, ref: string, keys: Keys)
   if ('placed' in dispatched) return dispatched;
   if (!typed.noClick) tab.movePointer(target.point);
   return { ...typed, dispatched };
+}
+
+/**
+ * Where the last type left focus, per tab: the ref's field held it when the keys were all read back, and nothing
+ * was done to the page or seen of it since (Tab.activity). Only in a top-level document whose key gate listens
+ * first (src/page/key-gate.ts).
+ */
+const focusLeft = new WeakMap<Tab, { ref: string; activity: number }>();
+
+function rememberFocus(tab: Tab, ref: string, typed: TypedByRef): void {
+  const conclusion = typed.dispatched.conclusion;
+  const clean = !typed.refused && (typed.focus?.focused ?? true) && conclusion?.keysAllUp && conclusion.focusDelivery?.delivered;
+  if (clean && typed.target.context === tab.context && typed.target.preparation.gateFirst) focusLeft.set(tab, { ref, activity: tab.activity });
+  else focusLeft.delete(tab);
+}
+
+/**
+ * Typing into the field the last type left focus in: the keys go out with the page call that checks focus, not
+ * after its answer (one round trip less). Firefox runs that call in the page before the first key arrives; if the
+ * field lost focus meanwhile, or the guard refuses, the page closes its key gate and the keys reach nothing. Null
+ * when this does not apply or the gate was closed: then the checked path types (nothing was typed yet).
+ */
+async function typeAlongWithCheck(scope: ActionScope, ref: string, keys: Typing): Promise<TypedByRef | null> {
+  const { tab } = scope;
+  const left = focusLeft.get(tab);
+  focusLeft.delete(tab);
+  if (left?.ref !== ref || left.activity !== tab.activity || !tab.refs.has(ref)) return null;
+  const found = tab.refs.lookup(ref, tab.id);
+  const batches = keyBatches(keys, false);
+  const keyUps = keyUpsOf(batches);
+  // Keys that may take the page away (Enter) are read after them, where the gate's count would not be waited for.
+  if (found.frameContext !== tab.context || keyUps === 0) return null;
+  const token = newToken();
+  const delta = new DeltaWatch(tab, { keys: true });
+  const refArgs = { docId: found.docId, localId: found.localId };
+  const prepare: PrepareArgs = { token, watch: ['pointerdown', 'pointerup'], focusWatch: KEYS.watch, focusPin: true, ref: refArgs, delta: delta.startArgs, gateKeys: keyUps };
+  // Sent before the keys, on the same socket: Firefox hands both to the page in that order.
+  const preparing = tab.callPage('prepareAction', prepare, { noInstall: true });
+  preparing.catch(() => undefined);
+  delta.joinedStart(tab.context, { docId: found.docId });
+  const conclude = { token, need: [], focusNeed: KEYS.need };
+  const dispatched = await dispatch(scope, { context: tab.context, inputContext: tab.context, ref, delta }, batches, conclude, { readWithKeys: true });
+  const preparation = await preparing.catch((error: unknown) => {
+    throw withRef(error, ref);
+  });
+  if (preparation.gated || dispatched.conclusion?.gated || !preparation.aim) return null;
+  const point = preparation.aim.point;
+  const target: Aim = { context: tab.context, point, framePoint: point, inputContext: tab.context, ref, refArgs, preparation, delta, probed: true };
+  return { target, dispatched, noClick: true };
 }

@@ -111,6 +111,12 @@ export interface PrepareArgs {
   gate?: GateArgs;
   /** Start the snapshot delta's watch in this document, in the same call. */
   delta?: { token: string };
+  /**
+   * Typing sent with this call instead of after its answer (the field held focus at the end of the last action):
+   * when the ref's field no longer holds focus, or the guard refuses, close the key gate for the keys' this many
+   * keyups, so that none of them reaches the page. Only where `gateFirst` was answered before.
+   */
+  gateKeys?: number;
 }
 
 export interface ActionPreparation {
@@ -130,6 +136,10 @@ export interface ActionPreparation {
   typing?: TypingTarget;
   /** Keys without a ref: what held focus before them (named when the keys load a new page, which has no read-back). */
   focused?: TargetSummary;
+  /** This document's key gate listens before any script of the page (its page scripts came with the preload). */
+  gateFirst?: true;
+  /** The gate was closed for the keys sent with this call (PrepareArgs.gateKeys): none of them reaches the page. */
+  gated?: true;
 }
 
 export interface ConcludeArgs {
@@ -174,6 +184,8 @@ export interface ActionConclusion {
   leaving?: true;
   /** Read with the keys (afterKeyUps): every keyup the keys bring was seen in this document before reading. */
   keysAllUp?: true;
+  /** The keys sent with the action's preparation met a closed gate: the page saw none of them. */
+  gated?: true;
 }
 
 /** Before the press of a click by ref, once the pointer is over `point` (frame-local): is the target still there? */

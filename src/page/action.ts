@@ -11,8 +11,33 @@ import { aimAtFocusedField, aimAtPoint, aimAtRef, deepElementFromPoint, gateFram
 import { documentId, localIdOf } from './registry.js';
 import { armScrollProbe, readScrollProbe } from './scroll-probe.js';
 import { armLeaving, readLeaving } from './leaving.js';
+import { closeGate, gateDrained, gateFirst, gatedFor, openGate } from './key-gate.js';
 
+/**
+ * Before an action's input: the guard, the probes, the delta's start. With `gateKeys` the keys are on their way
+ * already: any refusal, or a field no longer focused, closes the key gate for them.
+ */
 export function prepareAction(args: PrepareArgs): ActionPreparation {
+  if (!args.gateKeys) {
+    // A gate some lost key left closed must not stop this action's input.
+    openGate();
+    return prepare(args);
+  }
+  let preparation: ActionPreparation;
+  try {
+    preparation = prepare(args);
+  } catch (error) {
+    closeGate(args.token, args.gateKeys);
+    // The read-back sent with the keys finishes the delta's watch: it must find one (else it waits for a new page).
+    if (args.delta) deltaStart(args.delta);
+    throw error;
+  }
+  if (preparation.typing?.focused && !preparation.focusFrame) return preparation;
+  closeGate(args.token, args.gateKeys);
+  return { ...preparation, gated: true };
+}
+
+function prepare(args: PrepareArgs): ActionPreparation {
   // Typing by ref: a field that holds focus gets the keys without a click (the engine's noClick), so it needs no aim.
   const typing = args.ref && args.focusWatch ? typingTarget(args.ref) : undefined;
   const aim = args.ref ? (typing?.focused ? aimAtFocusedField(args.ref) : aimAtRef(args.ref)) : args.point ? aimAtPoint(args.point) : undefined;
@@ -51,6 +76,7 @@ export function prepareAction(args: PrepareArgs): ActionPreparation {
     ...(focused ? { focused } : {}),
     ...(startOnFrame ? { startOnFrame: true as const } : {}),
     ...(typing ? { typing } : {}),
+    ...(gateFirst ? { gateFirst: true as const } : {}),
   };
 }
 
@@ -73,7 +99,10 @@ function keepsKeys(element: Element | null): boolean {
 }
 
 export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusion> {
-  const keysAllUp = args.afterKeyUps ? await keysUp(`${args.token}:focus`, args.afterKeyUps) : false;
+  // Keys that met the closed gate reached nothing: once it has stopped them all, say so.
+  const gated = args.afterKeyUps !== undefined && gatedFor(args.token);
+  if (gated) await gateDrained(args.token);
+  const keysAllUp = args.afterKeyUps && !gated ? await keysUp(`${args.token}:focus`, args.afterKeyUps) : false;
   if (args.waitMs) {
     const { token, need, focusNeed, startNeed } = args;
     await waitUntil(
@@ -103,5 +132,6 @@ export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusi
     ...(delta !== undefined ? { delta } : {}),
     ...(leaving ? { leaving: true as const } : {}),
     ...(keysAllUp ? { keysAllUp: true as const } : {}),
+    ...(gated ? { gated: true as const } : {}),
   };
 }

@@ -6,6 +6,7 @@ import { documentId } from './registry.js';
 import { isFrame, targetOf } from './guard.js';
 import { focusReaches, hitsTarget } from './hit.js';
 import { WatchRegistry, type ArmedWatch } from './watch-registry.js';
+import { gatedFor, openGate } from './key-gate.js';
 
 interface Watch extends ArmedWatch {
   target: Element | null;
@@ -211,6 +212,8 @@ export function keysUp(token: string, count: number): Promise<boolean> {
 
 /** Ends a `keysUp` wait: every key went out, and those this document did not see are not coming. */
 export function releaseKeys(args: { token: string }): { released: boolean } {
+  // Keys stopped at the gate that never came (they went to another document) do not keep it closed.
+  if (gatedFor(args.token.replace(/:focus$/, ''))) openGate();
   const pin = watches.get(args.token)?.pin;
   const waiting = pin?.upWaiter;
   waiting?.resolve();

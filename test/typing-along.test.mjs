@@ -1,0 +1,101 @@
+// A type by ref into the field the last type left focus in sends its keys with the page call that checks focus
+// (src/browser/typing.ts, typeAlongWithCheck). When the check fails in the page, the key gate (src/page/key-gate.ts)
+// stops the keys before any listener of the page sees them, and the checked path types instead: click, then keys.
+import { expect } from 'chai';
+import { useBrowser } from './helpers/browser-suite.mjs';
+
+// The page logs every key event its own first listeners see (window, capture), and can move focus or hide the
+// field a little after each input.
+const PAGE = `<!doctype html><meta charset=utf-8><title>along</title>
+<input id=a aria-label=A> <input id=b aria-label=B>
+<pre id=log></pre>
+<script>
+  const log = document.getElementById('log');
+  for (const type of ['keydown', 'keypress', 'input', 'keyup']) {
+    window.addEventListener(type, (e) => { log.textContent += type + '@' + (e.target.id || e.target.localName) + ' '; }, true);
+  }
+  const mode = location.hash.slice(1);
+  a.addEventListener('input', () => {
+    if (mode === 'steal') setTimeout(() => b.focus(), 100);
+    if (mode === 'hide') setTimeout(() => { a.style.display = 'none'; }, 100);
+  });
+</script>`;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('computer type by ref into the field that kept focus: the keys go out with the focus check', function () {
+  let server;
+  let tabId;
+  const browser = useBrowser({
+    env: { FIREFOX_USE_TEST_TOOLS: '1', FIREFOX_USE_TRACE_BIDI: '1' },
+    routes: { '/along': (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE) },
+  });
+  const ref = async (selector) => (await server.ok('test_ref_for_selector', { tabId, selector })).structuredContent.ref;
+  const text = async (selector) => (await server.ok('test_text_of_selector', { tabId, selector })).structuredContent.text;
+  const open = (mode) => server.ok('navigate', { tabId, url: browser.fixtures.url(`/along#${mode}`) });
+  /** The BiDi commands the server traced since `from` (its stderr offset): name and when each was sent. */
+  const traced = (from) =>
+    server.stderr
+      .slice(from)
+      .split('\n')
+      .map((line) => /^\[bidi\] (\S+)(?: (\w+))? ([\d.]+) ms \(sent at \+([\d.]+) ms\)/.exec(line))
+      .filter(Boolean)
+      .map(([, method, op, ms, at]) => ({ name: op && method === 'script.callFunction' ? op : method, ms: Number(ms), at: Number(at) }));
+  beforeEach(function () {
+    ({ server, tabId } = browser);
+  });
+
+  it('sends the second text with its focus check, and types it where the first went', async function () {
+    await open('stay');
+    const refA = await ref('#a');
+    await server.ok('computer', { tabId, action: 'type', ref: refA, text: 'ab' });
+    const from = server.stderr.length;
+    const second = await server.ok('computer', { tabId, action: 'type', ref: refA, text: 'cd' });
+    expect(server.text(second)).to.include('It had focus: typed at its caret, no click.');
+    await sleep(50);
+    const sent = traced(from);
+    const prepare = sent.filter((c) => c.name === 'prepareAction');
+    const keys = sent.filter((c) => c.name === 'input.performActions');
+    expect(prepare, JSON.stringify(sent)).to.have.length(1);
+    // The keys went out before the check had answered.
+    expect(keys[0].at).to.be.below(prepare[0].at + prepare[0].ms);
+    expect(await text('#a')).to.equal('abcd');
+  });
+
+  it('stops the keys at the gate when the page moved focus away meanwhile, then clicks the field and types', async function () {
+    await open('steal');
+    const refA = await ref('#a');
+    await server.ok('computer', { tabId, action: 'type', ref: refA, text: 'ab' });
+    // The page moves focus to B 100 ms after each input; no call of ours in between.
+    await sleep(300);
+    const from = server.stderr.length;
+    const result = await server.ok('computer', { tabId, action: 'type', ref: refA, text: 'cd' });
+    expect(result.structuredContent.delivered, server.text(result)).to.equal(true);
+    await sleep(50);
+    const sent = traced(from);
+    // The gated try (its check found focus on B), then the checked path: prepare, click, focus check, keys.
+    expect(sent.filter((c) => c.name === 'prepareAction'), JSON.stringify(sent)).to.have.length(2);
+    expect(sent.filter((c) => c.name === 'focusCheck')).to.have.length(1);
+    expect(await text('#a')).to.equal('abcd');
+    expect(await text('#b')).to.equal('');
+    // No listener of the page saw a key while focus was on B: every key event it saw was at A, two keys a type.
+    const log = await text('#log');
+    expect(log).to.not.match(/@b /);
+    expect(log.match(/keydown@a/g)).to.have.length(4);
+  });
+
+  it('types nothing when the field was hidden meanwhile: ref_hidden, and no key reached the page', async function () {
+    await open('hide');
+    const refA = await ref('#a');
+    await server.ok('computer', { tabId, action: 'type', ref: refA, text: 'a' });
+    await sleep(300);
+    const from = server.stderr.length;
+    const result = await server.call('computer', { tabId, action: 'type', ref: refA, text: 'cd' });
+    expect(result.isError, server.text(result)).to.equal(true);
+    expect(server.text(result)).to.match(/ref_hidden/);
+    await sleep(50);
+    // The keys rode with the check and met the gate; the checked path then refused the hidden field.
+    expect(traced(from).filter((c) => c.name === 'input.performActions')).to.have.length(1);
+    expect(await text('#log')).to.equal('keydown@a keypress@a input@a keyup@a ');
+  });
+});
