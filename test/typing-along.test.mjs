@@ -9,6 +9,8 @@ import { useBrowser } from './helpers/browser-suite.mjs';
 const PAGE = `<!doctype html><meta charset=utf-8><title>along</title>
 <input id=a aria-label=A> <input id=b aria-label=B>
 <pre id=log></pre>
+<iframe id=pay srcdoc="<input id=card aria-label=Card oninput='parent.document.getElementById(&quot;cardlog&quot;).textContent = this.value'>"></iframe>
+<pre id=cardlog></pre>
 <script>
   const log = document.getElementById('log');
   for (const type of ['keydown', 'keypress', 'input', 'keyup']) {
@@ -18,6 +20,7 @@ const PAGE = `<!doctype html><meta charset=utf-8><title>along</title>
   a.addEventListener('input', () => {
     if (mode === 'steal') setTimeout(() => b.focus(), 100);
     if (mode === 'hide') setTimeout(() => { a.style.display = 'none'; }, 100);
+    if (mode === 'frame') setTimeout(() => document.getElementById('pay').contentDocument.getElementById('card').focus(), 100);
   });
 </script>`;
 
@@ -82,6 +85,20 @@ describe('computer type by ref into the field that kept focus: the keys go out w
     const log = await text('#log');
     expect(log).to.not.match(/@b /);
     expect(log.match(/keydown@a/g)).to.have.length(4);
+  });
+
+  it('takes focus back from a frame the page moved it into meanwhile, so that no key goes there, then types into the field', async function () {
+    await open('frame');
+    const refA = await ref('#a');
+    await server.ok('computer', { tabId, action: 'type', ref: refA, text: 'ab' });
+    await sleep(300);
+    const from = server.stderr.length;
+    const result = await server.ok('computer', { tabId, action: 'type', ref: refA, text: 'cd' });
+    expect(result.structuredContent.delivered, server.text(result)).to.equal(true);
+    await sleep(50);
+    expect(traced(from).filter((c) => c.name === 'prepareAction')).to.have.length(2);
+    expect(await text('#a')).to.equal('abcd');
+    expect(await text('#cardlog')).to.equal('');
   });
 
   it('types nothing when the field was hidden meanwhile: ref_hidden, and no key reached the page', async function () {

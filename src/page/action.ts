@@ -27,14 +27,25 @@ export function prepareAction(args: PrepareArgs): ActionPreparation {
   try {
     preparation = prepare(args);
   } catch (error) {
+    keepKeysHere();
     closeGate(args.token, args.gateKeys);
     // The read-back sent with the keys finishes the delta's watch: it must find one (else it waits for a new page).
     if (args.delta) deltaStart(args.delta);
     throw error;
   }
   if (preparation.typing?.focused && !preparation.focusFrame) return preparation;
+  keepKeysHere();
   closeGate(args.token, args.gateKeys);
   return { ...preparation, gated: true };
+}
+
+/**
+ * Keys go wherever focus is: in a frame, this document's gate would never see them. Focus comes back to this
+ * document first (the frame's field blurs, as the click that types next would make it).
+ */
+function keepKeysHere(): void {
+  const active = deepActiveElement();
+  if (isFrame(active) || active?.localName === 'object' || active?.localName === 'embed') (active as HTMLElement).blur();
 }
 
 function prepare(args: PrepareArgs): ActionPreparation {
