@@ -2,7 +2,7 @@
 import { findRef } from './refs.mjs';
 import { PAGES, TYPED_TEXT, pageUrl } from './pages.mjs';
 import { textOf } from './mcp.mjs';
-import { summarize } from './stats.mjs';
+import { percentile, round, summarize } from './stats.mjs';
 
 // A figure whose calls are very slow (a peer snapshotting 2,000 rows after every action) stops after this much
 // time once it has MIN_CALLS samples, so the whole bench fits in a few minutes; `n` in the results says how many.
@@ -11,7 +11,9 @@ const MIN_CALLS = 3;
 
 /**
  * Runs one operation `calls` times; p50/p95 of ms plus the reply size of the last call. `partner`, when given, runs
- * after each call and its ms are summarized as `partner` (the paired typing floor).
+ * after each call and its ms are summarized as `partner` (the paired typing floor), with the median of the call's
+ * time over its partner's, pair by pair (`ratio_p50`): a machine that slows down for a few seconds slows both
+ * sides of the pairs it spans, where the two medians can come from different seconds.
  */
 async function repeat(server, calls, op, partner) {
   const samples = [];
@@ -28,7 +30,9 @@ async function repeat(server, calls, op, partner) {
     samples.push(last.ms);
     if (partner) partnerSamples.push(await partner());
   }
-  return { ...summarize(samples), ...(partner ? { partner: summarize(partnerSamples) } : {}), ...(samples.length < calls ? { cut_short: `time budget ${BUDGET_MS} ms` } : {}), chars: last.chars, image_bytes: last.imageBytes || undefined, last };
+  const ratios = partnerSamples.map((raw, i) => samples[i] / raw);
+  const paired = partner && ratios.length ? { partner: { ...summarize(partnerSamples), ratio_p50: round(percentile(ratios, 50), 2) } } : {};
+  return { ...summarize(samples), ...paired, ...(samples.length < calls ? { cut_short: `time budget ${BUDGET_MS} ms` } : {}), chars: last.chars, image_bytes: last.imageBytes || undefined, last };
 }
 
 const strip = ({ last, ...figures }) => figures;

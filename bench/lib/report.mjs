@@ -61,7 +61,7 @@ function markdown(summary) {
       // Typing's floor was taken call for call beside firefox-use's when it could be (marked "paired").
       const pairedFloor = floorKey === 'type' ? fu[page.id]?.type_floor : null;
       const rawFigure = pairedFloor ?? (floorKey ? floor[page.id]?.[floorKey] : null);
-      lines.push(`| ${label} | ${cells.join(' | ')} | ${rawFigure ? `${times(rawFigure)}${pairedFloor ? ' (paired)' : ''}` : ''} |`);
+      lines.push(`| ${label} | ${cells.join(' | ')} | ${rawFigure ? `${times(rawFigure)}${pairedFloor ? ` (paired; per-call ratio p50 ${pairedFloor.ratio_p50})` : ''}` : ''} |`);
     }
     if (floor[page.id]?.script_call) lines.push('', `Raw BiDi script.callFunction: ${times(floor[page.id].script_call)} ms.`);
   }
