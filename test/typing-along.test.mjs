@@ -44,6 +44,20 @@ describe('computer type by ref into the field that kept focus: the keys go out w
       .map((line) => /^\[bidi\] (\S+)(?: (\w+))? ([\d.]+) ms \(sent at \+([\d.]+) ms\)/.exec(line))
       .filter(Boolean)
       .map(([, method, op, ms, at]) => ({ name: op && method === 'script.callFunction' ? op : method, ms: Number(ms), at: Number(at) }));
+  /**
+   * Opens the page in `mode`, types `first` into A, lets the page do what its mode does (300 ms, no call of ours in
+   * between), then types `second` into A; the second call's result and the BiDi commands it sent.
+   */
+  async function typeTwice(mode, first, second) {
+    await open(mode);
+    const refA = await ref('#a');
+    await server.ok('computer', { tabId, action: 'type', ref: refA, text: first });
+    await sleep(300);
+    const from = server.stderr.length;
+    const result = await server.call('computer', { tabId, action: 'type', ref: refA, text: second });
+    await sleep(50);
+    return { result, sent: traced(from) };
+  }
   beforeEach(function () {
     ({ server, tabId } = browser);
   });
@@ -66,16 +80,9 @@ describe('computer type by ref into the field that kept focus: the keys go out w
   });
 
   it('stops the keys at the gate when the page moved focus away meanwhile, then clicks the field and types', async function () {
-    await open('steal');
-    const refA = await ref('#a');
-    await server.ok('computer', { tabId, action: 'type', ref: refA, text: 'ab' });
-    // The page moves focus to B 100 ms after each input; no call of ours in between.
-    await sleep(300);
-    const from = server.stderr.length;
-    const result = await server.ok('computer', { tabId, action: 'type', ref: refA, text: 'cd' });
+    // The page moves focus to B 100 ms after each input.
+    const { result, sent } = await typeTwice('steal', 'ab', 'cd');
     expect(result.structuredContent.delivered, server.text(result)).to.equal(true);
-    await sleep(50);
-    const sent = traced(from);
     // The gated try (its check found focus on B), then the checked path: prepare, click, focus check, keys.
     expect(sent.filter((c) => c.name === 'prepareAction'), JSON.stringify(sent)).to.have.length(2);
     expect(sent.filter((c) => c.name === 'focusCheck')).to.have.length(1);
@@ -88,31 +95,19 @@ describe('computer type by ref into the field that kept focus: the keys go out w
   });
 
   it('takes focus back from a frame the page moved it into meanwhile, so that no key goes there, then types into the field', async function () {
-    await open('frame');
-    const refA = await ref('#a');
-    await server.ok('computer', { tabId, action: 'type', ref: refA, text: 'ab' });
-    await sleep(300);
-    const from = server.stderr.length;
-    const result = await server.ok('computer', { tabId, action: 'type', ref: refA, text: 'cd' });
+    const { result, sent } = await typeTwice('frame', 'ab', 'cd');
     expect(result.structuredContent.delivered, server.text(result)).to.equal(true);
-    await sleep(50);
-    expect(traced(from).filter((c) => c.name === 'prepareAction')).to.have.length(2);
+    expect(sent.filter((c) => c.name === 'prepareAction')).to.have.length(2);
     expect(await text('#a')).to.equal('abcd');
     expect(await text('#cardlog')).to.equal('');
   });
 
   it('types nothing when the field was hidden meanwhile: ref_hidden, and no key reached the page', async function () {
-    await open('hide');
-    const refA = await ref('#a');
-    await server.ok('computer', { tabId, action: 'type', ref: refA, text: 'a' });
-    await sleep(300);
-    const from = server.stderr.length;
-    const result = await server.call('computer', { tabId, action: 'type', ref: refA, text: 'cd' });
+    const { result, sent } = await typeTwice('hide', 'a', 'cd');
     expect(result.isError, server.text(result)).to.equal(true);
     expect(server.text(result)).to.match(/ref_hidden/);
-    await sleep(50);
     // The keys rode with the check and met the gate; the checked path then refused the hidden field.
-    expect(traced(from).filter((c) => c.name === 'input.performActions')).to.have.length(1);
+    expect(sent.filter((c) => c.name === 'input.performActions')).to.have.length(1);
     expect(await text('#log')).to.equal('keydown@a keypress@a input@a keyup@a ');
   });
 });
