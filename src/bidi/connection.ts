@@ -136,7 +136,7 @@ export class BidiConnection implements BidiLink {
       const started = TRACE ? performance.now() : 0;
       const settle = TRACE
         ? (value: unknown) => {
-            process.stderr.write(`[bidi] ${method}${traceDetail(params)} ${(performance.now() - started).toFixed(1)} ms (sent at +${started.toFixed(0)} ms)\n`);
+            process.stderr.write(`[bidi] ${method}${traceDetail(params)} ${(performance.now() - started).toFixed(1)} ms (sent at +${started.toFixed(1)} ms)\n`);
             resolve(value as CommandResult<M>);
           }
         : (resolve as (value: unknown) => void);

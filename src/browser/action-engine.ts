@@ -153,9 +153,9 @@ const LEAVING_KEYS = new Set(['\uE006', '\uE007', '\n', '\r']);
 
 /**
  * `input` once settled, or sooner: once a read-back sent with the keys saw every keyup they bring in the page
- * ('keysAllUp'). Firefox answers performActions only after the page's next animation frame, and queues the next
- * performActions behind this one, so the keys are done and nothing of the next action can overtake them.
- * A read-back that fails meanwhile is left to whoever awaits it later.
+ * ('keysAllUp'). Firefox answers performActions only after one more round trip into the page (`_finalizeAction`),
+ * and queues the next performActions behind this one, so the keys are done and nothing of the next action can
+ * overtake them. A read-back that fails meanwhile is left to whoever awaits it later.
  */
 async function heldBy(input: Promise<void>, early: Promise<ActionConclusion | null> | undefined): Promise<'input' | 'keysAllUp'> {
   // Marked handled now: if the input fails, the read-back's own failure (the same dialog, the same closed tab) is moot.

@@ -44,6 +44,8 @@ export interface TypedByRef {
 }
 
 const KEYS = { watch: ['keydown', 'input'], need: ['keydown'] };
+/** The click a type by ref may start with: watched at the field as any click is. */
+const CLICK = { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'] };
 /** Longest wait for the scroll a key like End starts (it lands ~10-60 ms after the key events return), ms. */
 const KEY_SCROLL_WAIT_MS = 150;
 /** Key presses per performActions call, so a long text cannot run into the action timeout. */
@@ -102,8 +104,8 @@ export async function clickThenType(scope: ActionScope, ref: string, keys: Keys)
   const pin = 'presses' in keys;
   const sped = pin ? await typeAlongWithCheck(scope, ref, keys) : null;
   const typed = sped ?? (await clickThenTypeChecked(scope, ref, keys));
-  if ('placed' in typed && typed.placed === false) return typed;
-  rememberFocus(tab, ref, typed as TypedByRef);
+  if (typed.placed === false) focusLeft.delete(tab);
+  else rememberFocus(tab, ref, typed);
   return typed;
 }
 
@@ -112,7 +114,7 @@ async function clickThenTypeChecked(scope: ActionScope, ref: string, keys: Keys)
   const { tab } = scope;
   const token = newToken();
   const pin = 'presses' in keys;
-  const target = await aim(scope, { ref }, token, { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'], focusWatch: KEYS.watch, ...(pin ? { focusPin: true } : {}) });
+  const target = await aim(scope, { ref }, token, { ...CLICK, focusWatch: KEYS.watch, ...(pin ? { focusPin: true } : {}) });
   const typed: Omit<TypedByRef, 'dispatched'> = { target };
   const typing = target.preparation.typing;
   let batches: InputSource[][];
@@ -136,7 +138,7 @@ async function clickThenTypeChecked(scope: ActionScope, ref: string, keys: Keys)
       return typed.focus.focused;
     };
   }
-  const conclude = { token, need: typed.noClick ? [] : ['pointerdown'], focusNeed: KEYS.need };
+  const conclude = { token, need: typed.noClick ? [] : CLICK.need, focusNeed: KEYS.need };
   const dispatched = await sending(scope, keys, () => dispatch(scope, target, batches, conclude, { between, ...(pin ? { readWithKeys: true } : {}) }));
   if ('placed' in dispatched) return dispatched;
   if (!typed.noClick) tab.movePointer(target.point);
@@ -176,7 +178,7 @@ async function typeAlongWithCheck(scope: ActionScope, ref: string, keys: Typing)
   const token = newToken();
   const delta = new DeltaWatch(tab, { keys: true });
   const refArgs = { docId: found.docId, localId: found.localId };
-  const prepare: PrepareArgs = { token, watch: ['pointerdown', 'pointerup'], focusWatch: KEYS.watch, focusPin: true, ref: refArgs, delta: delta.startArgs, gateKeys: keyUps };
+  const prepare: PrepareArgs = { token, watch: CLICK.watch, focusWatch: KEYS.watch, focusPin: true, ref: refArgs, delta: delta.startArgs, gateKeys: keyUps };
   // Sent before the keys, on the same socket: Firefox hands both to the page in that order.
   const preparing = tab.callPage('prepareAction', prepare, { noInstall: true });
   preparing.catch(() => undefined);

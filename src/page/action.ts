@@ -33,7 +33,7 @@ export function prepareAction(args: PrepareArgs): ActionPreparation {
     if (args.delta) deltaStart(args.delta);
     throw error;
   }
-  if (preparation.typing?.focused && !preparation.focusFrame) return preparation;
+  if (preparation.typing?.focused) return preparation;
   keepKeysHere();
   closeGate(args.token, args.gateKeys);
   return { ...preparation, gated: true };
