@@ -8,6 +8,15 @@ import { percentile, round, summarize } from './stats.mjs';
 // time once it has MIN_CALLS samples, so the whole bench fits in a few minutes; `n` in the results says how many.
 const BUDGET_MS = Number(process.env.BENCH_FIGURE_BUDGET_MS ?? 8_000);
 const MIN_CALLS = 3;
+/**
+ * Idle time before each page's typing figure, for every server. The page's 20 navigations (and the previous
+ * page's) leave the browser dead documents to collect: 20 loads of the 2,000-row table cost Firefox's cycle
+ * collector ~350 ms in the content process, raw BiDi with no script of ours too, run in slices ~6 s later, i.e.
+ * during the next figures. The paired floor's Firefox loads each page once and carries none of it, so typing's
+ * ratio measured the collection of pages long gone (shadow 1.18-1.28 right after the docs page, 1.08-1.15 after a
+ * quiet 15 s). Gecko starts a cycle collection ~6 s after the last one; 12 s lets it finish.
+ */
+const QUIET_BEFORE_TYPING_MS = Number(process.env.BENCH_QUIET_BEFORE_TYPING_MS ?? 12_000);
 
 /**
  * Runs one operation `calls` times; p50/p95 of ms plus the reply size of the last call. `partner`, when given, runs
@@ -31,7 +40,7 @@ async function repeat(server, calls, op, partner) {
     if (partner) partnerSamples.push(await partner());
   }
   const ratios = partnerSamples.map((raw, i) => samples[i] / raw);
-  const paired = partner && ratios.length ? { partner: { ...summarize(partnerSamples), ratio_p50: round(percentile(ratios, 50), 2) } } : {};
+  const paired = partner && ratios.length ? { partner: { ...summarize(partnerSamples), ratio_p50: round(percentile(ratios, 50), 2), ratios: ratios.map((r) => round(r, 2)) } } : {};
   return { ...summarize(samples), ...paired, ...(samples.length < calls ? { cut_short: `time budget ${BUDGET_MS} ms` } : {}), chars: last.chars, image_bytes: last.imageBytes || undefined, last };
 }
 
@@ -79,6 +88,7 @@ export async function measurePages(adapter, server, handle, fixtures, { calls, l
         figures[key] = { skipped: `no ref for ${[target.role].flat()[0]} "${String(target.name)}" in the snapshot${snap.skipped ? ` (${snap.skipped})` : ''}` };
         continue;
       }
+      if (key === 'type' && QUIET_BEFORE_TYPING_MS > 0) await new Promise((resolve) => setTimeout(resolve, QUIET_BEFORE_TYPING_MS));
       const paired = key === 'type' && pairedTypist && page.id !== 'iframe' && (await pairedTypist.ready(url, page.type.name));
       const { partner, ...run } = await repeat(server, calls, () => op(ref), paired ? () => pairedTypist.typeOnce() : undefined);
       figures[key] = { ...strip(run), ref_source: source };
