@@ -47,10 +47,12 @@ export async function focusField(bidi, context, name) {
 
 /** A raw-BiDi Firefox that types the bench's text into one page's field at a time, on demand. */
 export class PairedTypist {
-  static async start() {
+  /** `prefs`: extra Firefox prefs (bench/typing-breakdown.mjs turns timer precision up). */
+  static async start({ prefs } = {}) {
     const { launchFirefox } = await import(dist('browser/launcher.js'));
     const { BidiConnection } = await import(dist('bidi/connection.js'));
-    const firefox = await launchFirefox({ profile: 'bench-paired-typing', isolated: true, headed: false });
+    const tuning = prefs ? { tuning: { prefs, env: {} } } : {};
+    const firefox = await launchFirefox({ profile: 'bench-paired-typing', isolated: true, headed: false, ...tuning });
     try {
       const bidi = await BidiConnection.connect(`${firefox.endpoint}/session`);
       await bidi.send('session.new', { capabilities: { alwaysMatch: { unhandledPromptBehavior: { default: 'ignore' } } } }, { timeout: 20_000 });
@@ -77,6 +79,13 @@ export class PairedTypist {
   async ready(url, fieldName) {
     await this.bidi.send('browsingContext.navigate', { context: this.context, url, wait: 'complete' }, { timeout: 30_000 });
     return focusField(this.bidi, this.context, fieldName);
+  }
+
+  /** An expression in the page's own realm; its value (a string or number). */
+  async evaluate(expression) {
+    const evaluated = await this.bidi.send('script.evaluate', { expression, awaitPromise: false, target: { context: this.context } });
+    if (evaluated.type !== 'success') throw new Error(`evaluate failed: ${evaluated.exceptionDetails?.text}`);
+    return evaluated.result.value;
   }
 
   /** One raw type of the bench's text; ms. */
