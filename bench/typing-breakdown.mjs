@@ -18,13 +18,27 @@ import { percentile } from './lib/stats.mjs';
 import { PairedTypist } from './lib/typing-floor.mjs';
 
 const flags = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=')));
+for (const name of Object.keys(flags)) if (!['pages', 'calls', 'loads', 'quiet-ms'].includes(name)) usage(`unknown flag --${name}`);
 const pageIds = (flags.pages ?? 'login,table,docs,shadow').split(',');
-const calls = Number(flags.calls ?? 20);
-const loads = Number(flags.loads ?? 20);
-const quietMs = Number(flags['quiet-ms'] ?? 12_000);
+const calls = count('calls', 20, 2);
+const loads = count('loads', 20, 1);
+const quietMs = count('quiet-ms', 12_000, 0);
+for (const id of pageIds) if (!PAGES.some((page) => page.id === id)) usage(`no bench page "${id}" (${PAGES.map((page) => page.id).join(', ')})`);
+
+function usage(problem) {
+  console.error(`typing-breakdown: ${problem}\nusage: node bench/typing-breakdown.mjs [--pages=login,table,docs,shadow] [--calls=20] [--loads=20] [--quiet-ms=12000]`);
+  process.exit(2);
+}
+
+function count(name, fallback, least) {
+  const value = Number(flags[name] ?? fallback);
+  if (!Number.isInteger(value) || value < least) usage(`--${name} takes a whole number of at least ${least}`);
+  return value;
+}
 const PRECISE = { 'privacy.reduceTimerPrecision': false };
 
-// Page-realm listeners first in capture order after ours: the time each key event reached the page.
+// A listener in the page's own realm (registered after our key gate, so it runs after it): when each key event
+// reached the page, on the page's clock.
 const RECORD = `(() => { const log = (window.__typingLog = []); for (const type of ['keydown', 'keyup']) window.addEventListener(type, (e) => e.isTrusted && log.push(performance.now()), true); return true; })()`;
 const READ = `JSON.stringify({ origin: performance.timeOrigin, times: (window.__typingLog || []).map((t) => Math.round(t * 1000) / 1000) })`;
 
@@ -68,11 +82,12 @@ try {
       console.log(`${id}: skipped (${!page ? 'no such page' : !url ? 'apps not installed' : 'not typed into'})`);
       continue;
     }
+    const { ops } = firefoxUse;
     let snapshot = '';
-    for (let i = 0; i < Math.max(1, loads); i++) await server.call('navigate', { tabId: handle.tabId, url });
-    for (let i = 0; i < Math.max(1, loads); i++) snapshot = textOf((await server.call('read_page', { tabId: handle.tabId })).result);
+    for (let i = 0; i < loads; i++) await server.call(...ops.navigate(handle, url));
+    for (let i = 0; i < loads; i++) snapshot = textOf((await server.call(...ops.snapshot(handle))).result);
     const clickRef = findRef('firefox-use', snapshot, page.click);
-    for (let i = 0; clickRef && i < loads; i++) await server.call('computer', { action: 'left_click', tabId: handle.tabId, ref: clickRef });
+    for (let i = 0; clickRef && i < loads; i++) await server.call(...ops.click(handle, clickRef));
     const typeRef = findRef('firefox-use', snapshot, page.type);
     if (!typeRef || !(await typist.ready(url, page.type.name))) {
       console.log(`${id}: skipped (field not found)`);
@@ -86,7 +101,7 @@ try {
     const ratios = [];
     for (let i = 0; i < calls; i++) {
       const start = epoch();
-      const typed = await server.call('computer', { action: 'type', tabId: handle.tabId, ref: typeRef, text: TYPED_TEXT });
+      const typed = await server.call(...ops.type(handle, typeRef, TYPED_TEXT));
       if (typed.error) throw new Error(`${id}: ${typed.error}`);
       ours.push([start, typed.ms]);
       const floorStart = epoch();
@@ -95,8 +110,8 @@ try {
       ratios.push(typed.ms / floorMs);
     }
     const read = await server.call('javascript_tool', { tabId: handle.tabId, text: READ });
-    let ourLog = JSON.parse(read.result.structuredContent.result);
-    if (typeof ourLog === 'string') ourLog = JSON.parse(ourLog);
+    // javascript_tool's `result` is the value serialized as JSON: here a string holding our JSON.
+    const ourLog = JSON.parse(JSON.parse(read.result.structuredContent.result));
     const a = phases(ourLog, ours);
     const b = phases(JSON.parse(await typist.evaluate(READ)), floor);
     const cell = (rows) => `${p50(rows.pre)} / ${p50(rows.span)} / ${p50(rows.post)}`.padEnd(27);
