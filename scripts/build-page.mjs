@@ -12,7 +12,7 @@ await build({
   bundle: true,
   format: 'iife',
   target: 'firefox115',
-  minify: true,
+  minify: process.env.PAGE_NO_MINIFY !== "1",
   legalComments: 'none',
   logLevel: 'warning',
 });

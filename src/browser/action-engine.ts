@@ -6,7 +6,7 @@
 import type { ActionConclusion, ConcludeArgs, PageDelta } from '../contract/index.js';
 import type { InputSource } from './input/pointer.js';
 import { ToolError, isToolError } from '../errors.js';
-import type { NavigationEvent } from './tab.js';
+import type { NavigationEvent, Tab } from './tab.js';
 import type { DeltaOutcome } from './delta.js';
 import { downloadsDuring, type Download } from './downloads.js';
 import type { ActionScope, Aim } from './aim.js';
@@ -38,6 +38,11 @@ export interface DispatchOptions {
    * The page answers once it has seen that batch's keyups; keys that may leave the page (Enter) are read after.
    */
   readWithKeys?: boolean;
+  /**
+   * With readWithKeys: the read-back is on its way already, sent with the page call that went out just before
+   * the keys (typing.ts's typeAlong); it answers once the page saw the keys' keyups. None is sent after them.
+   */
+  sentRead?: Promise<ActionConclusion | null>;
 }
 
 /** After the keys went out: how long the read-back sent with them may still wait for keyups before it is released. */
@@ -90,7 +95,7 @@ export async function dispatch(
           if (index > 0 && options.between && !(await options.between(index))) break;
           started = true;
           const input = tab.performActions(batch, target.inputContext);
-          if (keyUps && index === batches.length - 1) early = readBackHere({ afterKeyUps: keyUps });
+          if (keyUps && index === batches.length - 1) early = options.sentRead ?? readBackHere({ afterKeyUps: keyUps });
           const ended = await heldBy(input, early);
           sent++;
           if (ended === 'keysAllUp') keysSeen = true;
@@ -201,12 +206,16 @@ function finishArgsFor(target: Pick<Aim, 'ref' | 'delta'>, context: string): Pic
 }
 
 function readBack(context: ActionScope, frame: string, args: ConcludeArgs): Promise<ActionConclusion | null> {
-  const { tab } = context;
-  const call = tab.callPage('concludeAction', args, { context: frame }).catch((error: unknown) => {
+  return readingBack(context.tab, frame, context.tab.callPage('concludeAction', args, { context: frame }));
+}
+
+/** A page call that reads an action back in `frame`: null when the action took that document away meanwhile. */
+export function readingBack<T>(tab: Tab, frame: string, call: Promise<T>): Promise<T | null> {
+  const read = call.catch((error: unknown) => {
     // The frame went away with a navigation the action caused: nothing left to read.
     if (isToolError(error, 'tab_closed') && !tab.isClosed) return null;
     throw error;
   });
   // The action's new page replaced the document mid-read: nothing left to read there either.
-  return frame === tab.context ? tab.orWhenReplaced(call, null) : call;
+  return frame === tab.context ? tab.orWhenReplaced(read, null) : read;
 }

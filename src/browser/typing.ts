@@ -8,7 +8,7 @@ import { END_KEY, chordActions, keySource, typeSources } from './input/keyboard.
 import { mayScroll, parseKeySequence, type Chord } from './input/keys.js';
 import { clickActions, mouseSource, type InputSource } from './input/pointer.js';
 import { aim, aimAtFocus, newToken, withRef, type ActionScope, type Aim } from './aim.js';
-import { FRAME_EVENT_WAIT_MS, dispatch, keyUpsOf, type Dispatched } from './action-engine.js';
+import { FRAME_EVENT_WAIT_MS, dispatch, keyUpsOf, readingBack, type Dispatched } from './action-engine.js';
 import type { Tab } from './tab.js';
 import { moveAlone, pressNeedsCheck, pressRefused } from './mouse.js';
 
@@ -150,20 +150,21 @@ async function clickThenTypeChecked(scope: ActionScope, ref: string, keys: Keys)
  * was done to the page or seen of it since (Tab.activity). Only in a top-level document whose key gate listens
  * first (src/page/key-gate.ts).
  */
-const focusLeft = new WeakMap<Tab, { ref: string; activity: number }>();
+const focusLeft = new WeakMap<Tab, { ref: string; activity: number; target: Aim }>();
 
 function rememberFocus(tab: Tab, ref: string, typed: TypedByRef): void {
   const conclusion = typed.dispatched.conclusion;
   const clean = !typed.refused && (typed.focus?.focused ?? true) && conclusion?.keysAllUp && conclusion.focusDelivery?.delivered;
-  if (clean && typed.target.context === tab.context && typed.target.preparation.gateFirst) focusLeft.set(tab, { ref, activity: tab.activity });
+  if (clean && typed.target.context === tab.context && typed.target.preparation.gateFirst) focusLeft.set(tab, { ref, activity: tab.activity, target: typed.target });
   else focusLeft.delete(tab);
 }
 
 /**
- * Typing into the field the last type left focus in: the keys go out with the page call that checks focus, not
- * after its answer (one round trip less). Firefox runs that call in the page before the first key arrives; if the
- * field lost focus meanwhile, or the guard refuses, the page closes its key gate and the keys reach nothing. Null
- * when this does not apply or the gate was closed: then the checked path types (nothing was typed yet).
+ * Typing into the field the last type left focus in: the keys go out right behind one page call that checks focus
+ * and then reads the keys back, not after a check's answer (one round trip less). Firefox runs that call in the
+ * page before the first key arrives; if the field lost focus meanwhile, or the guard refuses, the page closes its
+ * key gate and the keys reach nothing. Null when this does not apply or the gate was closed: then the checked path
+ * types (nothing was typed yet).
  */
 async function typeAlongWithCheck(scope: ActionScope, ref: string, keys: Typing): Promise<TypedByRef | null> {
   const { tab } = scope;
@@ -178,17 +179,27 @@ async function typeAlongWithCheck(scope: ActionScope, ref: string, keys: Typing)
   const token = newToken();
   const delta = new DeltaWatch(tab, { keys: true });
   const refArgs = { docId: found.docId, localId: found.localId };
-  const prepare: PrepareArgs = { token, watch: CLICK.watch, focusWatch: KEYS.watch, focusPin: true, ref: refArgs, delta: delta.startArgs, gateKeys: keyUps };
-  // Sent before the keys, on the same socket: Firefox hands both to the page in that order.
-  const preparing = tab.callPage('prepareAction', prepare, { noInstall: true });
-  preparing.catch(() => undefined);
+  // No click watch: the field has focus, only the keys are judged.
+  const prepare: PrepareArgs = { token, focusWatch: KEYS.watch, focusPin: true, ref: refArgs, delta: delta.startArgs, gateKeys: keyUps };
   delta.joinedStart(tab.context, { docId: found.docId });
-  const conclude = { token, need: [], focusNeed: KEYS.need };
-  const dispatched = await dispatch(scope, { context: tab.context, inputContext: tab.context, ref, delta }, batches, conclude, { readWithKeys: true });
-  const preparation = await preparing.catch((error: unknown) => {
+  const finish = delta.finishArgs(tab.context, { targetRef: ref });
+  const conclusion = { token, need: [], focusNeed: KEYS.need };
+  const readArgs = { ...conclusion, afterKeyUps: keyUps, ...(finish ? { delta: finish } : {}) };
+  // Sent before the keys, on the same socket: Firefox hands both to the page in that order.
+  const along = readingBack(tab, tab.context, tab.callPage('typeAlong', { prepare, conclude: readArgs }, { noInstall: true }));
+  along.catch(() => undefined);
+  const at = { context: tab.context, inputContext: tab.context, ref, delta };
+  let dispatched: Dispatched;
+  try {
+    dispatched = await dispatch(scope, at, batches, conclusion, { readWithKeys: true, sentRead: along.then((answer) => answer?.conclusion ?? null) });
+  } catch (error) {
     throw withRef(error, ref);
-  });
-  if (preparation.gated || dispatched.conclusion?.gated || !preparation.aim) return null;
+  }
+  const answer = await along;
+  // The keys took the page away before the check's answer came back: the field is the one the last type left.
+  if (!answer) return { target: left.target, dispatched, noClick: true };
+  const { preparation } = answer;
+  if (preparation.gated || answer.conclusion.gated || !preparation.aim) return null;
   const point = preparation.aim.point;
   const target: Aim = { context: tab.context, point, framePoint: point, inputContext: tab.context, ref, refArgs, preparation, delta, probed: true };
   return { target, dispatched, noClick: true };

@@ -217,3 +217,14 @@ export interface FocusCheck {
   focused: boolean;
   focus?: TargetSummary;
 }
+
+/** A type into a field that holds focus: its check (with `gateKeys`) and its read-back, in one page call. */
+export interface TypeAlongArgs {
+  prepare: PrepareArgs;
+  conclude: ConcludeArgs;
+}
+
+export interface TypeAlongResult {
+  preparation: ActionPreparation;
+  conclusion: ActionConclusion;
+}

@@ -1,6 +1,6 @@
 // Every page operation with its arguments and result: the one map both sides of a page call are typed by.
 import type { PageInfo, FieldResult, FileInputInfo, PageText, NodeIdentity, GuardArgs, OriginStorage, StillArgs } from './page-common.js';
-import type { AimResult, DeltaFinishRequest, PrepareArgs, ActionPreparation, ConcludeArgs, ActionConclusion, PressCheckArgs, PressCheck, FocusCheck } from './page-action.js';
+import type { AimResult, DeltaFinishRequest, PrepareArgs, ActionPreparation, ConcludeArgs, ActionConclusion, PressCheckArgs, PressCheck, FocusCheck, TypeAlongArgs, TypeAlongResult } from './page-action.js';
 import type { PageSnapshot, ElementSummary, PageFindResult, PageDelta, QuietArgs, QuietReport, WaitForArgs, WaitForReport } from './page-snapshot.js';
 
 /** An element of a document by its page-local id (`id` and `localId` name the same thing in older operations). */
@@ -31,6 +31,8 @@ export interface PageOperations {
   fileInput: { args: { docId: string; localId: number }; result: FileInputInfo };
   prepareAction: { args: PrepareArgs; result: ActionPreparation };
   concludeAction: { args: ConcludeArgs; result: ActionConclusion };
+  /** prepareAction then concludeAction in one call, sent just before the keys of a type into a focused field. */
+  typeAlong: { args: TypeAlongArgs; result: TypeAlongResult };
   releaseKeys: { args: { token: string }; result: { released: boolean } };
   focusCheck: { args: { ref: GuardArgs; waitMs?: number; caretToEnd?: boolean }; result: FocusCheck };
   pressCheck: { args: PressCheckArgs; result: PressCheck };

@@ -1,7 +1,7 @@
 // Every operation the server may call in the sandbox, by name. Each takes one JSON argument and returns JSON; the
 // names, arguments and results are those of PageOperations (src/contract/page-operations.ts), checked here.
 import type { PageArgs, PageOperationName, PageResult } from '../contract/index.js';
-import { concludeAction, prepareAction } from './action.js';
+import { concludeAction, prepareAction, typeAlong } from './action.js';
 import { copyText } from './clipboard.js';
 import { deltaFinish, deltaStart } from './delta.js';
 import { find } from './find.js';
@@ -41,6 +41,7 @@ export const operations = {
   // computer: the guard, delivery, scroll and drag probes ride on prepareAction / concludeAction
   prepareAction,
   concludeAction,
+  typeAlong,
   releaseKeys,
   focusCheck,
   pressCheck,
