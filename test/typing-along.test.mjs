@@ -21,6 +21,8 @@ const PAGE = `<!doctype html><meta charset=utf-8><title>along</title>
     if (mode === 'steal') setTimeout(() => b.focus(), 100);
     if (mode === 'hide') setTimeout(() => { a.style.display = 'none'; }, 100);
     if (mode === 'frame') setTimeout(() => document.getElementById('pay').contentDocument.getElementById('card').focus(), 100);
+    // A search box that opens its results page as soon as the query has five characters.
+    if (mode === 'search' && a.value.length === 5) location.href = '/results?q=' + encodeURIComponent(a.value);
   });
 </script>`;
 
@@ -31,7 +33,10 @@ describe('computer type by ref into the field that kept focus: the keys go out w
   let tabId;
   const browser = useBrowser({
     env: { FIREFOX_USE_TEST_TOOLS: '1', FIREFOX_USE_TRACE_BIDI: '1' },
-    routes: { '/along': (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE) },
+    routes: {
+      '/along': (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE),
+      '/results': (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>results</title><h1>Results</h1>'),
+    },
   });
   const ref = async (selector) => (await server.ok('test_ref_for_selector', { tabId, selector })).structuredContent.ref;
   const text = async (selector) => (await server.ok('test_text_of_selector', { tabId, selector })).structuredContent.text;
@@ -105,6 +110,31 @@ describe('computer type by ref into the field that kept focus: the keys go out w
     expect(sent.filter((c) => c.name === 'prepareAction')).to.have.length(1);
     expect(await text('#a')).to.equal('abcd');
     expect(await text('#cardlog')).to.equal('');
+  });
+
+  it('keys that take the page away go out once: the reply shows the page they opened, nothing is typed again', async function () {
+    await open('search');
+    const refA = await ref('#a');
+    await server.ok('computer', { tabId, action: 'type', ref: refA, text: 'ab' });
+    await sleep(50);
+    const from = server.stderr.length;
+    // A page call of its own marks where the second type's commands begin in the trace.
+    expect(await text('#a')).to.equal('ab');
+    // The fifth character opens the results page while the rest of the keys are still going out.
+    const result = await server.call('computer', { tabId, action: 'type', ref: refA, text: 'cdefg' });
+    expect(result.isError, server.text(result)).to.not.equal(true);
+    expect(server.text(result)).to.include('Results');
+    await sleep(50);
+    const sent = traced(from);
+    // The keys went once, with no checked path after them (no click, no second check); the page call sent with
+    // them is never answered when its document goes first (the trace lists a command when its answer comes).
+    const marker = sent.find((c) => c.name === 'textOfSelector');
+    const names = sent.filter((c) => c.at > marker.at).map((c) => c.name);
+    expect(names.filter((name) => name === 'input.performActions'), JSON.stringify(sent)).to.have.length(1);
+    expect(names).to.not.include.members(['prepareAction', 'focusCheck']);
+    // The query is the five characters that reached the field: none typed twice, none lost before the page went.
+    const { tabs } = (await server.ok('tabs_context_mcp', {})).structuredContent;
+    expect(tabs.find((tab) => tab.tabId === tabId).url).to.match(/\/results\?q=abcde$/);
   });
 
   it('types nothing when the field was hidden meanwhile: ref_hidden, and no key reached the page', async function () {
