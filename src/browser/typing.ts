@@ -183,15 +183,15 @@ async function typeAlongWithCheck(scope: ActionScope, ref: string, keys: Typing)
   const prepare: PrepareArgs = { token, focusWatch: KEYS.watch, focusPin: true, ref: refArgs, delta: delta.startArgs, gateKeys: keyUps };
   delta.joinedStart(tab.context, { docId: found.docId });
   const finish = delta.finishArgs(tab.context, { targetRef: ref });
-  const conclusion = { token, need: [], focusNeed: KEYS.need };
-  const readArgs = { ...conclusion, afterKeyUps: keyUps, ...(finish ? { delta: finish } : {}) };
+  const conclude = { token, need: [], focusNeed: KEYS.need };
+  const readArgs = { ...conclude, afterKeyUps: keyUps, ...(finish ? { delta: finish } : {}) };
   // Sent before the keys, on the same socket: Firefox hands both to the page in that order.
   const along = readingBack(tab, tab.context, tab.callPage('typeAlong', { prepare, conclude: readArgs }, { noInstall: true }));
   along.catch(() => undefined);
   const at = { context: tab.context, inputContext: tab.context, ref, delta };
   let dispatched: Dispatched;
   try {
-    dispatched = await dispatch(scope, at, batches, conclusion, { readWithKeys: true, sentRead: along.then((answer) => answer?.conclusion ?? null) });
+    dispatched = await dispatch(scope, at, batches, conclude, { readWithKeys: true, sentRead: along.then((answer) => answer?.conclusion ?? null) });
   } catch (error) {
     throw withRef(error, ref);
   }
