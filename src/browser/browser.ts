@@ -18,6 +18,7 @@ import { Tab, type NavigationEvent, type TabTimeouts } from './tab.js';
 import { getCookies, readLocalStorage, setCookies, type StorageCookie, type StorageState } from './storage.js';
 import { UserContexts } from './user-contexts.js';
 import type { Storage } from 'webdriver-bidi-protocol';
+import { MESSAGE_LIMIT, pageLine } from '../text-safety.js';
 
 export interface BrowserOptions extends LaunchOptions {
   viewport: { width: number; height: number };
@@ -247,7 +248,14 @@ export class Browser extends EventEmitter<{
     bidi.on('browsingContext.contextDestroyed', (info) => this.onContextDestroyed(info));
     bidi.on('browsingContext.userPromptOpened', (prompt) => {
       const tab = this.tabForContext(prompt.context);
-      tab?.setDialog({ type: prompt.type, message: prompt.message, defaultValue: prompt.defaultValue, openedAt: Date.now(), context: prompt.context });
+      // The message is the page's: shown on one line of ours, without a forged ref, capped.
+      tab?.setDialog({
+        type: prompt.type,
+        message: pageLine(prompt.message, MESSAGE_LIMIT),
+        ...(prompt.defaultValue !== undefined ? { defaultValue: pageLine(prompt.defaultValue, MESSAGE_LIMIT) } : {}),
+        openedAt: Date.now(),
+        context: prompt.context,
+      });
     });
     bidi.on('browsingContext.userPromptClosed', (prompt) => this.tabForContext(prompt.context)?.setDialog(null));
     // navigate follows only the tab's own document; waits for arrival wake on these rather than poll the page.

@@ -1,5 +1,6 @@
 import type { Log } from 'webdriver-bidi-protocol';
 import { Ring } from './ring.js';
+import { defangRefs } from '../text-safety.js';
 
 export interface ConsoleEntry {
   /** debug | info | warn | error, as BiDi reports it. */
@@ -31,7 +32,8 @@ export class ConsoleLog extends Ring<ConsoleEntry> {
 }
 
 function toEntry(entry: Log.Entry): ConsoleEntry {
-  let text = entry.text ?? '';
+  // A page's console line may pose as a ref line of ours.
+  let text = defangRefs(entry.text ?? '');
   if (text.length > MAX_TEXT) text = `${text.slice(0, MAX_TEXT)}… (${text.length} chars)`;
   const frame = entry.stackTrace?.callFrames[0];
   const result: ConsoleEntry = {

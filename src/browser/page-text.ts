@@ -3,6 +3,7 @@
 import { mapFrames } from './frames.js';
 import { resolveRef } from './resolve.js';
 import type { Tab } from './tab.js';
+import { defangRefs } from '../text-safety.js';
 
 /** Frames inside frames are followed this deep. */
 const FRAME_DEPTH = 3;
@@ -17,7 +18,7 @@ export interface TextRead {
 
 async function textIn(tab: Tab, context: string, args: { root?: { docId: string; id: number } }, depth: number): Promise<TextRead> {
   const page = await tab.callPage('pageText', args, { context });
-  if (!page.frames.length) return page;
+  if (!page.frames.length) return { ...page, text: defangRefs(page.text) };
   const children = depth < FRAME_DEPTH ? await mapFrames(tab, context, page.docId, page.frames).catch(() => new Map<number, string>()) : new Map<number, string>();
   const inner = new Map<number, string>();
   await Promise.all(
@@ -34,7 +35,7 @@ async function textIn(tab: Tab, context: string, args: { root?: { docId: string;
     }),
   );
   const text = page.text.replace(MARK, (_mark, id: string) => inner.get(Number(id)) ?? '').replace(/\n{3,}/g, '\n\n');
-  return { url: page.url, title: page.title, text };
+  return { url: page.url, title: page.title, text: defangRefs(text) };
 }
 
 /** The tab's readable text (or `refId`'s element's), frames included. */

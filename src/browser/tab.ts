@@ -11,6 +11,7 @@ import { NetworkLog } from './network-log.js';
 import type { RefRegistry } from './refs.js';
 import { PageScripts, type PageCallArgs } from './page-calls.js';
 import type { PageOperationName, PageResult } from '../contract/index.js';
+import { pageUrl } from '../text-safety.js';
 
 const ACTIVATE_WAIT_MS = 500;
 
@@ -351,7 +352,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   /** The URL as the browser has it: answers even while the page's main thread is frozen. */
   async currentUrl(timeout: number): Promise<string> {
     const tree = await this.bidi.send('browsingContext.getTree', { root: this.context, maxDepth: 0 }, { timeout });
-    return tree.contexts[0]?.url ?? '';
+    return pageUrl(tree.contexts[0]?.url ?? '');
   }
 
   /**

@@ -5,6 +5,7 @@ import { ToolError, isToolError } from '../errors.js';
 import { unmappedBidiError } from '../browser/bidi-errors.js';
 import type { Tool, ToolResponse } from '../tools/tool.js';
 import { describeOpenedTab, openedTabLines } from '../tools/tab-info.js';
+import { escapeControls, escapeDeep } from '../text-safety.js';
 import { renderText } from './render.js';
 import type { RefPin } from './recorder.js';
 import type { Session } from './session.js';
@@ -28,8 +29,8 @@ export function errorResult(error: unknown): CallToolResult {
   const payload = toolError.toJSON();
   return {
     isError: true,
-    content: [{ type: 'text', text: `${toolError.code}: ${toolError.message}` + renderDetails(toolError) }],
-    structuredContent: { error: payload },
+    content: [{ type: 'text', text: escapeControls(`${toolError.code}: ${toolError.message}` + renderDetails(toolError)) }],
+    structuredContent: { error: escapeDeep(payload) },
   };
 }
 
@@ -49,9 +50,10 @@ export function toToolError(error: unknown): ToolError {
 
 export function successResult(response: ToolResponse<Record<string, unknown>>, notice: string | null): CallToolResult {
   const text = response.text ?? renderText(response.structured);
-  const content: CallToolResult['content'] = [{ type: 'text', text: notice ? `${notice}\n${text}` : text }];
+  // Whatever a page put in a reply is printed by clients and read by models: no control or bidi character gets out raw.
+  const content: CallToolResult['content'] = [{ type: 'text', text: escapeControls(notice ? `${notice}\n${text}` : text) }];
   for (const image of response.images ?? []) content.push({ type: 'image', data: image.base64 ?? image.data.toString('base64'), mimeType: image.mimeType });
-  return { content, structuredContent: notice ? { ...response.structured, notice } : response.structured };
+  return { content, structuredContent: escapeDeep(notice ? { ...response.structured, notice } : response.structured) };
 }
 
 /** How long a reply waits for a tab its action opened to show a URL and title. */

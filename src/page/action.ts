@@ -12,6 +12,7 @@ import { documentId, localIdOf } from './registry.js';
 import { armScrollProbe, readScrollProbe } from './scroll-probe.js';
 import { armLeaving, readLeaving } from './leaving.js';
 import { closeGate, gateDrained, gateFirst, gatedFor, openGate } from './key-gate.js';
+import { pageIdentity } from './info.js';
 
 /**
  * Before an action's input: the guard, the probes, the delta's start. With `gateKeys` the keys are on their way
@@ -96,8 +97,7 @@ function prepare(args: PrepareArgs): ActionPreparation {
   return {
     aim,
     ...(gate ? { gate } : {}),
-    url: location.href,
-    title: document.title,
+    ...pageIdentity(),
     ...(document.hidden ? { hidden: true as const } : {}),
     ...(delta ? { delta } : {}),
     ...(focusFrame ? { focusFrame } : {}),

@@ -7,6 +7,7 @@ import { isFrame, targetOf } from './guard.js';
 import { focusReaches, hitsTarget } from './hit.js';
 import { WatchRegistry, type ArmedWatch } from './watch-registry.js';
 import { gatedFor, openGate } from './key-gate.js';
+import { pageIdentity } from './info.js';
 
 interface Watch extends ArmedWatch {
   target: Element | null;
@@ -229,7 +230,7 @@ export function deliveredSoFar(token: string, need: string[]): boolean {
 /** What reached the target since `armDelivery`; `found: false` when this document never armed the token. */
 export function readDelivery(args: { token: string; need: string[] }): DeliveryReport {
   const watch = watches.disarm(args.token);
-  const base = { url: location.href, title: document.title, docId: documentId };
+  const base = { ...pageIdentity(), docId: documentId };
   if (!watch) return { ...base, found: false, delivered: false, seen: [] };
   const seen = [...watch.seen];
   const target = watch.pin?.target ?? (watch.followFocus ? deepActiveElement() : watch.target);

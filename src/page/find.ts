@@ -5,7 +5,7 @@ import { composedChildren, composedParent } from './composed.js';
 import { drawnBy } from './drawn.js';
 import { placeOf, virtualizedNote } from './find-place.js';
 import { excerptAround, matchIn, parseQuery, scanWords, tokensIn, type QueryWord } from './find-match.js';
-import { fieldValue, nameOf, squash } from './names.js';
+import { defang, fieldValue, nameOf, squash } from './names.js';
 import { documentId, localIdOf } from './registry.js';
 import { INTERACTIVE, NAME_FROM_CONTENT, SKIPPED_TAGS, roleOf } from './roles.js';
 import { renders, shadowOf, visibilityHidden } from './snapshot-walk.js';
@@ -297,7 +297,8 @@ function scoreOf(element: Element, words: QueryWord[], phrase: string, hidden: b
   const shownName = name || clipText(ownShown);
   // Words the reader would not see in the name: show where they are in the element's text.
   const excerpt = inTextOnly && !matchIn(shownName.toLowerCase(), inTextOnly) ? excerptAround(textualShown, inTextOnly) : '';
-  return { element, role: role ?? 'generic', name: shownName, score: score * 2 + (shown ? 1 : 0), missing, excerpt };
+  // Page text must not pose as a ref line of ours.
+  return { element, role: role ?? 'generic', name: defang(shownName), score: score * 2 + (shown ? 1 : 0), missing, excerpt: defang(excerpt) };
 }
 
 function clipText(text: string): string {

@@ -2,6 +2,7 @@
 // folded away. Lines carry page-local ids as `[ref=#N]`; the server rewrites them to global refs.
 import type { SnapshotHint } from '../contract/index.js';
 import { composedChildren, composedParent, shadowOf } from './composed.js';
+import { Legibility } from './legible.js';
 import { NAME_LIMIT, clip, defang, fieldValue, nameOf, nameWasCut, quote, squash, statesOf } from './names.js';
 import { editorText } from './drawn.js';
 import { ICON_BOX_ROLES, iconOnly } from './icon-name.js';
@@ -168,6 +169,8 @@ export class SnapshotWalker {
   private readonly skipped = new Map<number, number>();
   private readonly pending: Pending[] = [];
   private readonly band = new ViewBand();
+  /** Text a person cannot see (opacity 0, off the page, white on white) is not listed, as get_page_text leaves it out. */
+  private readonly legibility = new Legibility();
 
   constructor(readonly options: WalkOptions) {}
 
@@ -229,7 +232,7 @@ export class SnapshotWalker {
       if (child.nodeType === Node.TEXT_NODE) {
         if (!flags.quiet && !flags.hiddenText && !this.full && this.options.mode !== 'interactive') {
           const value = child.nodeValue;
-          if (value && value.trim()) {
+          if (value && value.trim() && this.legibility.textShown(child)) {
             if (this.text && this.textDepth !== depth) this.flushText();
             if (!this.text) this.textOwner = blockOf(child);
             this.text += value;

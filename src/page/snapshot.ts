@@ -4,6 +4,7 @@ import { nameOf } from './names.js';
 import { documentId, elementFor } from './registry.js';
 import { roleOf } from './roles.js';
 import { SnapshotWalker, type WalkMode } from './snapshot-walk.js';
+import { pageIdentity } from './info.js';
 
 /** At most this many options of one dropdown are listed; the rest are counted. */
 const OPTIONS_CAP = 50;
@@ -31,8 +32,7 @@ export function snapshot(args: SnapshotArgs): PageSnapshot {
   }
   return {
     docId: documentId,
-    url: location.href,
-    title: document.title,
+    ...pageIdentity(),
     lines: walker.lines,
     frames: walker.frames,
     truncated: walker.full,

@@ -3,7 +3,9 @@
 import type { PageText } from '../contract/index.js';
 import { composedChildren } from './composed.js';
 import { Drawings } from './drawn.js';
+import { backgroundAbove, backgroundOf, offPage, unreadableText, visuallyHidden } from './legible.js';
 import { documentId, elementFor, localIdOf } from './registry.js';
+import { pageIdentity } from './info.js';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'canvas', 'object', 'embed', 'select', 'textarea', 'datalist', 'video', 'audio', 'math']);
 
@@ -69,64 +71,6 @@ function isMain(element: Element): boolean {
   return element.localName === 'main' || element.getAttribute('role') === 'main';
 }
 
-/** Text for assistive technology only (the "visually hidden" pattern): not what a reader sees. */
-function visuallyHidden(style: CSSStyleDeclaration, element: Element): boolean {
-  if (style.position !== 'absolute' && style.position !== 'fixed') return false;
-  const box = element.getBoundingClientRect();
-  return box.width <= 1 && box.height <= 1 && style.overflow !== 'visible';
-}
-
-/** An rgb()/rgba() colour as [r, g, b, alpha]; null for anything else. */
-function rgba(color: string): [number, number, number, number] | null {
-  const match = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(color);
-  return match ? [Number(match[1]), Number(match[2]), Number(match[3]), match[4] === undefined ? 1 : Number(match[4])] : null;
-}
-
-/** Relative luminance (WCAG) of an sRGB colour. */
-function luminance([r, g, b]: [number, number, number, number]): number {
-  const channel = (value: number) => {
-    const c = value / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-}
-
-/** Text this close to its background (contrast ratio) is not readable: white on white, grey on grey. */
-const UNREADABLE_CONTRAST = 1.2;
-
-/**
- * The colour behind an element's text: its own background when opaque, else what shows through from its
- * parent (`behind`); null when an image or a gradient is involved (then nothing can be said).
- */
-function backgroundOf(style: CSSStyleDeclaration, behind: [number, number, number, number] | null): [number, number, number, number] | null {
-  if (style.backgroundImage !== 'none') return null;
-  const own = rgba(style.backgroundColor);
-  // A positioned box may lie over anything (a caption over a photo): what its parent paints says nothing.
-  if (!own || own[3] === 0) return style.position === 'static' || style.position === 'relative' ? behind : null;
-  return own[3] >= 0.95 ? own : null;
-}
-
-/** Where an element's background comes from when a walk starts at it (get_page_text by ref). */
-function backgroundAbove(element: Element): [number, number, number, number] | null {
-  const chain: Element[] = [];
-  for (let up = element.parentElement; up; up = up.parentElement) chain.unshift(up);
-  let behind: [number, number, number, number] | null = [255, 255, 255, 1];
-  for (const up of chain) behind = backgroundOf(getComputedStyle(up), behind);
-  return behind;
-}
-
-/** Text a person cannot read: transparent, a font too small to see, or the colour of what is behind it. */
-function unreadableText(element: Element, style: CSSStyleDeclaration, behind: [number, number, number, number] | null, drawings: Drawings): boolean {
-  if (parseFloat(style.fontSize) < 2) return true;
-  const color = rgba(style.color);
-  if (!color) return false;
-  // Transparent words over the picture that paints them (a PDF viewer's text layer) are what a person reads.
-  if (color[3] < 0.1) return !drawings.paintedUnder(element);
-  if (!behind) return false;
-  const [light, dark] = [luminance(color), luminance(behind)].sort((a, b) => b - a) as [number, number];
-  return (light + 0.05) / (dark + 0.05) < UNREADABLE_CONTRAST;
-}
-
 /**
  * Children in the order a person reads them. A stack of rows placed one by one (every child absolutely positioned
  * at the same left edge: a code editor's reused line elements, a virtual list's rows) may sit in the DOM in any
@@ -147,13 +91,6 @@ function readingOrder(children: ArrayLike<Node>): ArrayLike<Node> {
   }
   if (placed.some((entry) => Math.abs(entry.left - placed[0]!.left) > 1)) return children;
   return placed.sort((a, b) => a.top - b.top).map((entry) => entry.node);
-}
-
-/** Wholly outside the page, where no scrolling brings it (left: -9999px). */
-function offPage(element: Element): boolean {
-  const box = element.getBoundingClientRect();
-  if (box.width === 0 && box.height === 0) return false;
-  return box.right + window.scrollX <= 0 || box.bottom + window.scrollY <= 0;
 }
 
 function extract(root: Element, buckets: boolean): Record<Bucket, string> & { frames: number[] } {
@@ -223,7 +160,7 @@ function extract(root: Element, buckets: boolean): Record<Bucket, string> & { fr
  * the server stitches frames' text in at their marks and cuts the reply to max_chars.
  */
 export function pageText(args: { root?: { docId: string; id: number } }): PageText {
-  const base = { url: location.href, title: document.title, docId: documentId };
+  const base = { ...pageIdentity(), docId: documentId };
   if (args.root) {
     const parts = extract(elementFor(args.root.docId, args.root.id), false);
     return { ...base, text: parts.main, frames: parts.frames };
