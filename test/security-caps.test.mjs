@@ -28,7 +28,10 @@ describe('security: serve sessions are bounded', function () {
   it('caps sessions and tabs per session, and closes a page\'s tab past the cap', async function () {
     serve = await startServe({ args: ['--isolated', '--max-sessions', '2', '--max-tabs', '3'] });
     const alice = await serve.connect();
-    await serve.connect();
+    const bob = await serve.connect();
+    // Sessions that called a tool keep their slots; one more is refused.
+    await alice.ok('tabs_context_mcp');
+    await bob.ok('tabs_context_mcp');
     const third = await serve.connect().then(() => null, (error) => error);
     expect(third?.message).to.match(/already has 2 MCP sessions, its limit \(--max-sessions\)/);
 
@@ -51,6 +54,25 @@ describe('security: serve sessions are bounded', function () {
     // Closing one makes room again.
     await alice.ok('tabs_close_mcp', { tabId: tabs[2] });
     await alice.ok('tabs_create_mcp', {});
+  });
+
+  it('does not let bare initializes hold the slots: a new session takes the oldest bare one\'s, working ones keep theirs', async function () {
+    serve = await startServe({ args: ['--isolated', '--max-sessions', '2'] });
+    const worker = await serve.connect();
+    await worker.ok('tabs_create_mcp', { url: site.url('/opener') });
+    // A squatter fills the other slot, then keeps initializing.
+    const squatter = await serve.connect();
+    const late = await serve.connect();
+    const stderr = serve.stderr;
+    expect(stderr).to.match(/closed MCP session \S+: its slot went to a new session/);
+    // The newcomer works; the worker's tab is still there; the squatter's session is gone.
+    expect((await late.ok('tabs_context_mcp')).structuredContent.tabs).to.deep.equal([]);
+    expect((await worker.ok('tabs_context_mcp')).structuredContent.tabs).to.have.length(1);
+    const gone = await squatter.call('tabs_context_mcp').then(() => null, (error) => error);
+    expect(gone, 'the evicted bare session is closed').to.not.equal(null);
+    // Both remaining slots now hold sessions that called a tool: the next initialize is refused.
+    const refused = await serve.connect().then(() => null, (error) => error);
+    expect(refused?.message).to.match(/already has 2 MCP sessions/);
   });
 
   it('closes a session idle past --session-idle-seconds, with its tabs, and frees its place', async function () {

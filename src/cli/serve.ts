@@ -20,6 +20,20 @@ interface Live {
   lastSeen: number;
   /** Calls (POSTs) being answered: the session is not idle meanwhile. */
   busy: number;
+  /** Whether it has called a tool: a bare initialize holds a slot briefly and is the first to give it up. */
+  called: boolean;
+  startedAt: number;
+}
+
+/**
+ * How long a session that has called no tool keeps its slot. Initializes cost nothing to send, so without this a
+ * client could hold every --max-sessions slot with bare ones until --session-idle-seconds.
+ */
+const BARE_SESSION_MS = 30_000;
+
+function callsATool(body: unknown): boolean {
+  const messages = Array.isArray(body) ? (body as unknown[]) : [body];
+  return messages.some((message) => !!message && typeof message === 'object' && (message as { method?: unknown }).method === 'tools/call');
 }
 
 function isLoopbackHost(host: string): boolean {
@@ -86,16 +100,20 @@ export async function runServe(options: ServerOptions): Promise<void> {
   let initializing = 0;
   // Idle sessions are closed (tabs, user context, the transport): a client that went away frees its share.
   const idleMs = options.sessionIdleSeconds * 1000;
+  const end = (id: string, entry: Live, why: string): void => {
+    live.delete(id);
+    process.stderr.write(`firefox-use: closed MCP session ${id}: ${why}\n`);
+    void entry.transport.close().catch(() => undefined);
+    void entry.session.close();
+  };
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const [id, entry] of live) {
-      if (entry.busy > 0 || now - entry.lastSeen < idleMs) continue;
-      live.delete(id);
-      process.stderr.write(`firefox-use: closed MCP session ${id}: idle for ${options.sessionIdleSeconds} s (--session-idle-seconds)\n`);
-      void entry.transport.close().catch(() => undefined);
-      void entry.session.close();
+      if (entry.busy > 0) continue;
+      if (now - entry.lastSeen >= idleMs) end(id, entry, `idle for ${options.sessionIdleSeconds} s (--session-idle-seconds)`);
+      else if (!entry.called && now - entry.startedAt >= BARE_SESSION_MS) end(id, entry, `no tool call in ${BARE_SESSION_MS / 1000} s`);
     }
-  }, Math.min(60_000, Math.max(1_000, idleMs / 4)));
+  }, Math.min(10_000, Math.max(1_000, idleMs / 4)));
   sweep.unref();
   const expectedToken = options.token ? Buffer.from(options.token) : null;
 
@@ -129,6 +147,7 @@ export async function runServe(options: ServerOptions): Promise<void> {
         // A session with a call under way is not idle, however long it takes. (An open GET event stream is not a
         // call: a client that holds one and sends nothing is idle.)
         const call = req.method === 'POST' ? 1 : 0;
+        if (call && callsATool(body)) existing.called = true;
         existing.busy += call;
         existing.lastSeen = Date.now();
         try {
@@ -141,6 +160,11 @@ export async function runServe(options: ServerOptions): Promise<void> {
       if (sessionId) return send(res, 404, 'Unknown or ended MCP session (closed, or idle too long); initialize a new one.');
       if (req.method !== 'POST' || !isInitializeRequest(body)) return send(res, 400, 'No MCP session: send an initialize request first.');
       if (live.size + initializing >= options.maxSessions) {
+        // A full server gives the slot of the oldest session that never called a tool (it holds nothing) to a new one.
+        const bare = [...live].filter(([, entry]) => !entry.called && entry.busy === 0).sort(([, a], [, b]) => a.startedAt - b.startedAt)[0];
+        if (bare) end(bare[0], bare[1], 'its slot went to a new session (--max-sessions reached, and it had called no tool)');
+      }
+      if (live.size + initializing >= options.maxSessions) {
         return send(res, 503, `The server already has ${options.maxSessions} MCP sessions, its limit (--max-sessions). End one (DELETE /mcp) or try again later.`);
       }
       const own = options.sharedBrowserContext ? undefined : join(options.outputDir, 'sessions', randomUUID());
@@ -149,7 +173,7 @@ export async function runServe(options: ServerOptions): Promise<void> {
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          live.set(id, { transport, session, lastSeen: Date.now(), busy: 0 });
+          live.set(id, { transport, session, lastSeen: Date.now(), busy: 0, called: false, startedAt: Date.now() });
         },
       });
       transport.onclose = () => {
