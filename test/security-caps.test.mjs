@@ -75,6 +75,28 @@ describe('security: serve sessions are bounded', function () {
     expect(refused?.message).to.match(/already has 2 MCP sessions/);
   });
 
+  it('numbers tabs and refs within each session: one session\'s ids say nothing of another\'s activity', async function () {
+    serve = await startServe({ args: ['--isolated'] });
+    const alice = await serve.connect();
+    const bob = await serve.connect();
+    const first = (await bob.ok('tabs_create_mcp', { url: site.url('/opener') })).structuredContent.tabId;
+    const bobRefs = async (tabId) => [...(await bob.ok('read_page', { tabId })).content[0].text.matchAll(/\[ref=(ref_\d+)\]/g)].map((m) => m[1]);
+    const before = await bobRefs(first);
+    for (let i = 0; i < 4; i++) {
+      const tabId = (await alice.ok('tabs_create_mcp', { url: site.url('/opener') })).structuredContent.tabId;
+      await alice.ok('read_page', { tabId });
+    }
+    const second = (await bob.ok('tabs_create_mcp', { url: site.url('/opener') })).structuredContent.tabId;
+    expect(second, 'bob\'s next tab id follows his own last one').to.equal(first + 1);
+    const after = await bobRefs(second);
+    const numbers = [...before, ...after].map((ref) => Number(ref.slice(4)));
+    expect(numbers[0]).to.equal(1);
+    expect(Math.max(...numbers), 'bob\'s refs count only his own elements').to.equal(new Set(numbers).size);
+    // Alice's tab ids are not bob's to use, nor are they near his.
+    const aliceTabs = (await alice.ok('tabs_context_mcp')).structuredContent.tabs.map((tab) => tab.tabId);
+    for (const id of aliceTabs) expect((await bob.call('read_page', { tabId: id })).structuredContent.error.code).to.equal('tab_not_in_group');
+  });
+
   it('closes a session idle past --session-idle-seconds, with its tabs, and frees its place', async function () {
     serve = await startServe({ args: ['--isolated', '--max-sessions', '1', '--session-idle-seconds', '2'] });
     const idle = await serve.connect();

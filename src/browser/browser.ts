@@ -17,6 +17,7 @@ import { LAUNCH_TIMEOUT_MS, openSession } from './session-start.js';
 import { Tab, type NavigationEvent, type TabTimeouts } from './tab.js';
 import { getCookies, readLocalStorage, setCookies, type StorageCookie, type StorageState } from './storage.js';
 import { UserContexts } from './user-contexts.js';
+import { tabIds } from './tab-ids.js';
 import type { Storage } from 'webdriver-bidi-protocol';
 import { MESSAGE_LIMIT, pageLine } from '../text-safety.js';
 
@@ -57,12 +58,6 @@ const SUBSCRIBED_EVENTS: [EventName, ...EventName[]] = [
   'browsingContext.downloadWillBegin',
   'browsingContext.downloadEnd',
 ];
-
-/**
- * Tab ids count on across relaunches within one server process, so an id from a browser that crashed can never name a
- * tab of its successor.
- */
-let nextTabId = 1;
 
 export interface NetworkActivity {
   /** The browsing context (tab or frame) that made the request; null for workers and the like. */
@@ -373,7 +368,7 @@ export class Browser extends EventEmitter<{
   }
 
   private adopt(context: string, groupId: string | null, applyViewport = true): Tab {
-    const tab = new Tab(nextTabId++, context, this.bidi, this.options.timeouts, this.options.viewport, groupId, {
+    const tab = new Tab(tabIds.take(groupId), context, this.bidi, this.options.timeouts, this.options.viewport, groupId, {
       refs: this.refs,
       contexts: this.contexts,
       deviceScaleFactor: this.options.deviceScaleFactor ?? 1,

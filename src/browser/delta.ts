@@ -146,7 +146,7 @@ export class DeltaWatch implements DeltaHandle {
 }
 
 function targetIn(tab: Tab, targetRef: string | undefined): { context: string; docId: string; id: number } | undefined {
-  if (!targetRef || !tab.refs.has(targetRef)) return undefined;
+  if (!targetRef || !tab.refs.has(targetRef, tab.id)) return undefined;
   try {
     const found = tab.refs.lookup(targetRef, tab.id);
     return { context: found.frameContext, docId: found.docId, id: found.localId };

@@ -170,7 +170,7 @@ async function typeAlongWithCheck(scope: ActionScope, ref: string, keys: Typing)
   const { tab } = scope;
   const left = focusLeft.get(tab);
   focusLeft.delete(tab);
-  if (left?.ref !== ref || left.activity !== tab.activity || !tab.refs.has(ref)) return null;
+  if (left?.ref !== ref || left.activity !== tab.activity || !tab.refs.has(ref, tab.id)) return null;
   const found = tab.refs.lookup(ref, tab.id);
   const batches = keyBatches(keys, false);
   const keyUps = keyUpsOf(batches);

@@ -38,4 +38,17 @@ describe('ref registry bounds', function () {
     expect(staleReason(() => refs.lookup('ref_999', 1)).message).to.match(/never issued/);
     expect(staleReason(() => refs.lookup(other, 1))).to.include({ code: 'ref_stale', reason: 'other_document' });
   });
+
+  it('counts refs within each tab group: one group\'s numbers say nothing of another\'s, and its names find none of another\'s', function () {
+    const groups = { 1: 'alice', 2: 'bob' };
+    const refs = new RefRegistry(100, (tabId) => groups[tabId] ?? null);
+    for (let i = 1; i <= 5; i++) refs.refFor(1, 'ctxA', 'doc', i);
+    expect(refs.refFor(2, 'ctxB', 'doc', 1)).to.equal('ref_1');
+    expect(refs.refFor(2, 'ctxB', 'doc', 2)).to.equal('ref_2');
+    expect(refs.lookup('ref_1', 2)).to.include({ tabId: 2, localId: 1 });
+    expect(refs.lookup('ref_1', 1)).to.include({ tabId: 1, localId: 1 });
+    expect(refs.has('ref_5', 1)).to.equal(true);
+    expect(refs.has('ref_5', 2)).to.equal(false);
+    expect(staleReason(() => refs.lookup('ref_5', 2)).message).to.match(/never issued/);
+  });
 });
