@@ -39,7 +39,7 @@ describe('script_export: a session becomes a run script', function () {
   after(async () => site?.close());
   const own = closeAfterEach();
 
-  it('replays to the same end state, with the password as ${PASSWORD} and failed calls as comments', async function () {
+  it('replays to the same end state, with the password as ${FIREFOX_USE_SECRET_1} and failed calls as comments', async function () {
     const server = own(await startServer({ args: ['--isolated', '--caps', 'script', '--save-script'] }));
     const tabId = await firstTab(server);
     await server.ok('navigate', { tabId, url: site.url('/export.html') });
@@ -69,12 +69,12 @@ describe('script_export: a session becomes a run script', function () {
     const exported = await server.ok('script_export', { filename: 'login' });
     const { path, secrets, left_out: leftOut, steps } = exported.structuredContent;
     expect(path).to.equal(join(server.outputDir, 'login.yaml'));
-    expect(secrets).to.deep.equal(['PASSWORD']);
+    expect(secrets).to.deep.equal(['FIREFOX_USE_SECRET_1']);
     expect(leftOut.failed).to.equal(1);
     expect(leftOut.looked).to.be.at.least(4);
     const script = readFileSync(path, 'utf8');
     expect(script).not.to.include(PASSWORD);
-    expect(script).to.include('"text":"${PASSWORD}"');
+    expect(script).to.include('"text":"${FIREFOX_USE_SECRET_1}"');
     expect(script).to.match(/# left out, failed: computer .*ref_99999.* -> ref_stale/);
     expect(script).to.include('match: 2');
     expect(script).not.to.match(/^- computer: .*screenshot/m);
@@ -85,11 +85,11 @@ describe('script_export: a session becomes a run script', function () {
     expect(steps).to.be.at.least(12);
     // --save-script keeps the same script, rewritten after every call.
     const autosaved = () => readdirSync(server.outputDir).find((name) => /^session-.*\.yaml$/.test(name));
-    expect(await waitFor(() => autosaved() && readFileSync(join(server.outputDir, autosaved()), 'utf8').includes('"text":"${PASSWORD}"'))).to.equal(true);
+    expect(await waitFor(() => autosaved() && readFileSync(join(server.outputDir, autosaved()), 'utf8').includes('"text":"${FIREFOX_USE_SECRET_1}"'))).to.equal(true);
     await server.close();
 
     site.requests.length = 0;
-    const replay = await runScript(path, join(server.outputDir, 'replay'), { PASSWORD });
+    const replay = await runScript(path, join(server.outputDir, 'replay'), { FIREFOX_USE_SECRET_1: PASSWORD });
     expect(replay.code, replay.stderr + JSON.stringify(replay.lines.filter((line) => !line.ok))).to.equal(0);
     expect(replay.lines.every((line) => line.ok)).to.equal(true);
     expect(await site.requested('/done?')).to.equal(true);

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { basename, relative, resolve, isAbsolute } from 'node:path';
 import { ToolError } from '../errors.js';
 
@@ -42,6 +42,21 @@ export async function saveOutput(outputDir: string, stem: string, extension: str
   await makeOutputDir(outputDir);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const path = insideDir(outputDir, name ? safeFileName(name) : `${safeFileName(stem)}-${stamp}-${++saved}.${extension}`);
-  await writeFile(path, data, { mode: 0o600 });
+  await writePrivate(path, data);
   return path;
+}
+
+/**
+ * Writes a file readable by this user only, also when it already exists: a mode given to writeFile applies only to a
+ * file it creates, and an older 0644 file of the same name (or one another tool made) would keep showing what it holds.
+ */
+export async function writePrivate(path: string, data: Buffer | string): Promise<void> {
+  const handle = await open(path, 'w', 0o600);
+  try {
+    // Truncated by the open, so nothing is written before the mode is tightened.
+    await handle.chmod(0o600);
+    await handle.writeFile(data);
+  } finally {
+    await handle.close();
+  }
 }

@@ -23,6 +23,11 @@ process.on('exit', () => {
   }
 });
 
+/** The watchdog shell's whole environment: a PATH to find its few commands, nothing of the server's secrets. */
+export function watchdogEnv(): NodeJS.ProcessEnv {
+  return { PATH: process.env['PATH'] || '/usr/bin:/bin' };
+}
+
 /**
  * Makes sure a browser process group never outlives this server: it is killed when this process exits by any path,
  * and a tiny watchdog kills it even if this process is killed with SIGKILL (which no handler can catch).
@@ -40,7 +45,9 @@ export function guardProcessGroup(pid: number, throwawayDir?: string): () => voi
       `alive() { kill -0 "$1" 2>/dev/null && ! grep -qs '^State:[[:space:]]*Z' "/proc/$1/status"; }; ` +
       `while alive ${process.pid} && alive ${pid}; do sleep 0.5; done; kill -KILL -${pid} 2>/dev/null; ` +
       `if alive ${process.pid}; then exit 0; fi${cleanup}; exit 0`;
-    const watchdog = spawn('/bin/sh', ['-c', script], { detached: true, stdio: 'ignore' });
+    // The watchdog needs only PATH (sleep, grep, rm): the server's environment may hold the user's secrets, readable
+    // in /proc by anything that outlives the server as this process does.
+    const watchdog = spawn('/bin/sh', ['-c', script], { detached: true, stdio: 'ignore', env: watchdogEnv() });
     watchdog.on('error', () => undefined);
     watchdog.unref();
   }

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -75,6 +75,26 @@ function historyPath(): string {
   return join(dataHome, 'firefox-use', 'repl_history');
 }
 
+/**
+ * Makes the history's folder 0700 and the file 0600, also when they exist with wider modes: every typed step is in
+ * it, secrets included.
+ */
+function tightenHistory(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  chmodSync(dirname(path), 0o700);
+  if (existsSync(path)) chmodSync(path, 0o600);
+}
+
+function appendHistory(path: string, line: string): void {
+  const fd = openSync(path, 'a', 0o600);
+  try {
+    fchmodSync(fd, 0o600);
+    writeSync(fd, `${line}\n`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function loadHistory(path: string): string[] {
   try {
     // readline wants the newest entry first.
@@ -102,6 +122,13 @@ export async function runInteractive(options: ServerOptions): Promise<number> {
   const runner = new ScriptRunner(session, tools, options);
   const file = historyPath();
   const terminal = Boolean(process.stdin.isTTY);
+  if (terminal) {
+    try {
+      tightenHistory(file);
+    } catch {
+      // History is a convenience; a read-only home must not stop the REPL.
+    }
+  }
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal, history: terminal ? loadHistory(file) : [], historySize: 500, prompt: 'firefox-use> ' });
   // Start Firefox while the user types.
   manager.prelaunch().catch((error: unknown) => process.stderr.write(`firefox-use: Firefox is not ready: ${(error as Error).message}\n`));
@@ -116,8 +143,7 @@ export async function runInteractive(options: ServerOptions): Promise<number> {
       const line = raw.trim();
       if (line && terminal) {
         try {
-          mkdirSync(dirname(file), { recursive: true });
-          appendFileSync(file, `${line}\n`);
+          appendHistory(file, line);
         } catch {
           // History is a convenience; a read-only home must not stop the REPL.
         }
@@ -125,7 +151,7 @@ export async function runInteractive(options: ServerOptions): Promise<number> {
       if (line === '.exit' || line === '.quit') break;
       if (line === '.help') process.stdout.write(terminal ? `${REPL_HELP}\n` : `${JSON.stringify({ help: REPL_HELP })}\n`);
       else if (line === '.tools') process.stdout.write(terminal ? `${tools.map((tool) => tool.name).join(', ')}\n` : `${JSON.stringify({ tools: tools.map((tool) => tool.name) })}\n`);
-      else if (line === '.saved') process.stdout.write(`${JSON.stringify(Object.fromEntries(runner.saved))}\n`);
+      else if (line === '.saved') process.stdout.write(`${JSON.stringify(runner.masked(Object.fromEntries(runner.saved)))}\n`);
       else if (line && !line.startsWith('#')) {
         let step: ScriptStep | null = null;
         try {

@@ -24,15 +24,19 @@ function lookup(name: string, saved: Map<string, unknown>, env: EnvLookup): unkn
   return value;
 }
 
+/** `$$` (a literal `$`, as exported scripts write recorded text) or `${NAME}` inside a string. */
+const IN_STRING = /\$\$|\$\{([A-Za-z_]\w*)\}/g;
+
 /**
  * Replaces `$NAME` (the whole string, keeping the saved value's type) and `${NAME}` inside strings, deeply: a value
- * an earlier step saved, else the environment variable NAME.
+ * an earlier step saved, else the environment variable NAME. `$$` is a literal `$`, never the start of a reference.
  */
 export function substitute(value: unknown, saved: Map<string, unknown>, env: EnvLookup = fromEnvironment): unknown {
   if (typeof value === 'string') {
     const whole = /^\$([A-Za-z_]\w*)$/.exec(value);
     if (whole) return lookup(whole[1]!, saved, env);
-    return value.replace(/\$\{([A-Za-z_]\w*)\}/g, (_, name: string) => {
+    return value.replace(IN_STRING, (token, name: string | undefined) => {
+      if (name === undefined) return '$';
       const found = lookup(name, saved, env);
       return typeof found === 'string' ? found : JSON.stringify(found);
     });
@@ -40,6 +44,34 @@ export function substitute(value: unknown, saved: Map<string, unknown>, env: Env
   if (Array.isArray(value)) return value.map((item) => substitute(item, saved, env));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, saved, env)]));
   return value;
+}
+
+/** The spellings of a value a result may show it in: as is, URL-encoded (path, query, form) and JSON-escaped. */
+function spellings(value: string): string[] {
+  const forms = [value, JSON.stringify(value).slice(1, -1)];
+  try {
+    forms.push(encodeURIComponent(value), encodeURI(value), new URLSearchParams({ v: value }).toString().slice(2));
+  } catch {
+    // A lone surrogate cannot be URL-encoded; a URL cannot hold it either.
+  }
+  return forms;
+}
+
+/**
+ * Replaces every spelling of each environment value a step expanded with `${NAME}`, deeply, in what run prints: a
+ * URL, a field's value or a delta may show it back, and the printed arguments already say `${NAME}`.
+ */
+export function maskValues(value: unknown, exposed: Map<string, string>): unknown {
+  if (exposed.size === 0) return value;
+  const pairs = [...exposed].flatMap(([name, secret]) => spellings(secret).filter(Boolean).map((form) => [form, `\${${name}}`] as const));
+  pairs.sort((a, b) => b[0].length - a[0].length);
+  const mask = (item: unknown): unknown => {
+    if (typeof item === 'string') return pairs.reduce((text, [form, shown]) => text.split(form).join(shown), item);
+    if (Array.isArray(item)) return item.map(mask);
+    if (item && typeof item === 'object') return Object.fromEntries(Object.entries(item).map(([k, v]) => [k, mask(v)]));
+    return item;
+  };
+  return mask(value);
 }
 
 export function resultText(result: CallToolResult): string {
@@ -110,6 +142,13 @@ export function namedFile(raw: unknown, scriptDir: string | null): string | null
 /** Runs steps on one session, keeping `$NAME` values between them; the script's current tab fills a missing tabId. */
 export class ScriptRunner {
   readonly saved = new Map<string, unknown>();
+  /** Environment values the steps so far expanded (name -> value): masked in everything printed after. */
+  private readonly exposed = new Map<string, string>();
+  private readonly fromEnv: EnvLookup = (name) => {
+    const value = process.env[name];
+    if (value !== undefined) this.exposed.set(name, value);
+    return value;
+  };
   private readonly byName: Map<string, Tool>;
   private count = 0;
   /** The script's folder as a file: URL ($SCRIPT_DIR), fixed when the run starts. */
@@ -166,7 +205,7 @@ export class ScriptRunner {
     let result: CallToolResult;
     try {
       shown = substitute(step.args, this.saved, masked) as Record<string, unknown>;
-      args = substitute(step.args, this.saved) as Record<string, unknown>;
+      args = substitute(step.args, this.saved, this.fromEnv) as Record<string, unknown>;
       const tool = this.byName.get(step.tool);
       if (!tool) throw new ToolError('invalid_arguments', `No tool named "${step.tool}".`, { field: 'tool' });
       if (tool.scope === 'tab' && args['tabId'] === undefined) args = { ...args, tabId: await this.currentTabId() };
@@ -205,10 +244,15 @@ export class ScriptRunner {
       args: shown['tabId'] === undefined && args['tabId'] !== undefined ? { ...shown, tabId: args['tabId'] } : shown,
       ok,
       ms,
-      ...(ok ? { result: result.structuredContent } : { error }),
-      text: resultText(result),
+      ...(ok ? { result: this.masked(result.structuredContent) } : { error: this.masked(error) }),
+      text: this.masked(resultText(result)) as string,
       ...(images.length ? { images } : {}),
     };
+  }
+
+  /** A value as run may print it: no environment value a step expanded shows, only its `${NAME}`. */
+  masked(value: unknown): unknown {
+    return maskValues(value, this.exposed);
   }
 
   /** Runs steps in order; after the first failure the rest are reported as skipped. */

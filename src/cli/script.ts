@@ -56,7 +56,7 @@ export function parseSource(source: string): SourceDoc {
 
 /** True when a value holds a `$NAME` reference somewhere (then it can only be checked once the name is known). */
 function hasReference(value: unknown): boolean {
-  if (typeof value === 'string') return /\$(\{[A-Za-z_]\w*\}|[A-Za-z_]\w*$)/.test(value);
+  if (typeof value === 'string') return /\$(\{[A-Za-z_]\w*\}|[A-Za-z_]\w*$)/.test(value.replace(/\$\$/g, ''));
   if (Array.isArray(value)) return value.some(hasReference);
   if (value && typeof value === 'object') return Object.values(value).some(hasReference);
   return false;
@@ -76,7 +76,11 @@ function parseExpect(raw: unknown, line: number): Expectation {
 /** The `$NAME` / `${NAME}` names a value refers to. */
 function referencesIn(value: unknown, into: Set<string> = new Set()): Set<string> {
   if (typeof value === 'string') {
-    for (const match of value.matchAll(/\$\{([A-Za-z_]\w*)\}|^\$([A-Za-z_]\w*)$/g)) into.add((match[1] ?? match[2])!);
+    // `$$` is a literal `$` (recorded text in an exported script): `$${NAME}` refers to nothing.
+    for (const match of value.matchAll(/\$\$|\$\{([A-Za-z_]\w*)\}|^\$([A-Za-z_]\w*)$/g)) {
+      const name = match[1] ?? match[2];
+      if (name !== undefined) into.add(name);
+    }
   } else if (Array.isArray(value)) {
     for (const item of value) referencesIn(item, into);
   } else if (value && typeof value === 'object') {
@@ -100,9 +104,13 @@ export function checkReferences(steps: ScriptStep[], env: NodeJS.ProcessEnv = pr
   }
 }
 
-/** Replaces `${NAME}` in a config string with the environment variable; an unset one is an error at `line`. */
+/**
+ * Replaces `${NAME}` in a config string with the environment variable; an unset one is an error at `line`. `$$` stays
+ * as written (a step's `$${NAME}` is literal text, turned into `${NAME}` when the step runs), never the start of a name.
+ */
 export function expandEnv(text: string, line: number, env: NodeJS.ProcessEnv = process.env): string {
-  return text.replace(/\$\{([A-Za-z_]\w*)\}/g, (_, name: string) => {
+  return text.replace(/\$\$|\$\{([A-Za-z_]\w*)\}/g, (token, name: string | undefined) => {
+    if (name === undefined) return token;
     const value = env[name];
     if (value === undefined) throw new ScriptParseError(`\${${name}} is not set in the environment`, line);
     return value;

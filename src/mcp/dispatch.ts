@@ -7,6 +7,7 @@ import type { Tool, ToolResponse } from '../tools/tool.js';
 import { describeOpenedTab, openedTabLines } from '../tools/tab-info.js';
 import { escapeControls, escapeDeep } from '../text-safety.js';
 import { renderText } from './render.js';
+import { MAX_ARGUMENT_DEPTH, tooDeepField } from './arg-depth.js';
 import type { RefPin } from './recorder.js';
 import type { Session } from './session.js';
 import { sessionToolContext, tabToolContext } from './tool-context.js';
@@ -71,6 +72,13 @@ async function withOpenedTabs(response: ToolResponse<Record<string, unknown>>, s
 /** Validates, resolves the tab inside the caller's group, runs the handler, and codes every failure. */
 export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, options: ServerOptions): Promise<CallToolResult> {
   const recorder = session.recorder;
+  // Before anything walks them (zod, the recorder, the export): what is refused here is recorded without its value.
+  const deep = tooDeepField(rawArgs);
+  if (deep !== null) {
+    const result = errorResult(new ToolError('invalid_arguments', `${deep}: nested deeper than ${MAX_ARGUMENT_DEPTH} levels; no tool takes that.`, { field: deep }));
+    recorder?.record(tool, { [deep]: `<nested deeper than ${MAX_ARGUMENT_DEPTH} levels>` }, result);
+    return result;
+  }
   if (!recorder) return dispatchCall(tool, rawArgs, session, options);
   // Recording (--save-script, --caps script): the call, and how the element of its ref can be found again.
   const call: { pin?: RefPin } = {};

@@ -1,5 +1,4 @@
-import { writeFile } from 'node:fs/promises';
-import { makeOutputDir } from '../browser/output.js';
+import { makeOutputDir, writePrivate } from '../browser/output.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { findTool } from '../tools/find.js';
 import type { TabToolContext, Tool } from '../tools/tool.js';
@@ -54,7 +53,7 @@ export function pinQuery(info: RefInfo): string {
 /**
  * Keeps an MCP session's calls so they can be written out as a `run` script (docs/scripting.md): the successful calls
  * as steps, the failed ones as comments, refs replaced by a find that picks the same element, and text typed into
- * password fields replaced by `${NAME}`.
+ * password fields replaced by `${FIREFOX_USE_SECRET_N}`.
  */
 export class SessionRecorder {
   readonly calls: RecordedCall[] = [];
@@ -155,7 +154,7 @@ export class SessionRecorder {
     const text = this.export().text;
     this.writing = this.writing.then(async () => {
       if (this.outputDir) await makeOutputDir(this.outputDir);
-      await writeFile(path, text, { mode: 0o600 });
+      await writePrivate(path, text);
     }).catch((error: unknown) => {
       process.stderr.write(`firefox-use: could not write the session script ${path}: ${(error as Error).message}\n`);
     });

@@ -22,16 +22,33 @@ function looks(call: RecordedCall): boolean {
   return call.tool === 'computer' && LOOKING_ACTIONS.has(String(call.args['action']));
 }
 
-/** An environment variable name for a password field's text: its accessible name in capitals ("PASSWORD"). */
-function envName(field: string, taken: Map<string, string>): string {
-  const known = taken.get(field);
+/**
+ * The environment variable for a secret the session typed: FIREFOX_USE_SECRET_1, _2, ... in the order first typed, one
+ * per distinct text. Never from the field's label or name: a page would choose which of the user's variables the
+ * replay types into it (`aria-label="AWS_SECRET_ACCESS_KEY"`).
+ */
+function secretName(text: string, taken: Map<string, string>): string {
+  const known = taken.get(text);
   if (known) return known;
-  const base = field.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40);
-  const stem = base && /^[A-Z]/.test(base) ? base : 'SECRET';
-  let name = stem;
-  for (let n = 2; [...taken.values()].includes(name); n++) name = `${stem}_${n}`;
-  taken.set(field, name);
+  const name = `FIREFOX_USE_SECRET_${taken.size + 1}`;
+  taken.set(text, name);
   return name;
+}
+
+/**
+ * Recorded text as a script writes it: every `$` doubled, deeply, so `run` replays it literally. What the agent typed
+ * or visited may hold `${AWS_SECRET_ACCESS_KEY}` because a page asked for it; unescaped, the replay would expand it.
+ */
+export function literal(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(/\$/g, '$$$$');
+  if (Array.isArray(value)) return value.map(literal);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, literal(item)]));
+  return value;
+}
+
+/** Text from a page or an agent made safe for one comment line: no line break (YAML would read a step after it). */
+function commentText(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).slice(0, 300);
 }
 
 /** Arguments for a comment: typed text and set values shown by length only (a failed call may have held a secret). */
@@ -49,7 +66,8 @@ function line(tool: string, args: Record<string, unknown>, extra: string[] = [])
 /**
  * Writes recorded calls as a `run` script (docs/scripting.md): one step per successful call that changed something,
  * each ref replaced by the find that picked it out on the page just before the call, tabs named by the steps that
- * open them, text typed into password fields replaced by `${NAME}`. Failed calls become comments.
+ * open them, text typed into password fields replaced by `${FIREFOX_USE_SECRET_N}`, every other `$` written `$$` (literal
+ * in `run`). Failed calls become comments.
  */
 export function renderScript(calls: RecordedCall[], context: { droppedCalls: number; viewport: string }): ExportedScript {
   const kept = calls.filter((call) => call.ok && !looks(call));
@@ -57,7 +75,9 @@ export function renderScript(calls: RecordedCall[], context: { droppedCalls: num
   const tabsUsed = new Set(kept.flatMap((call) => [call.tabId, call.createdTab].filter((id): id is number => id !== undefined)));
   const named = tabsUsed.size > 1;
   const tabNames = new Map<number, string>();
+  /** Secret text -> its variable (in memory only; the file holds the name). */
   const secretNames = new Map<string, string>();
+  const secretFields = new Map<string, Set<string>>();
   const warnings: string[] = [];
   const out: string[] = [];
   let current: number | null = null;
@@ -89,12 +109,13 @@ export function renderScript(calls: RecordedCall[], context: { droppedCalls: num
 
   for (const call of calls) {
     if (!call.ok) {
-      out.push(`# left out, failed: ${call.tool} ${commentArgs(call.args)} -> ${call.error ?? 'failed'}`);
+      out.push(commentText(`# left out, failed: ${call.tool} ${commentArgs(call.args)} -> ${call.error ?? 'failed'}`));
       continue;
     }
     if (looks(call)) continue;
     const { tabId: _recorded, ...rest } = call.args;
-    const args: Record<string, unknown> = { ...rest };
+    // Only what the export itself adds below ($ref_N, $tabN, ${FIREFOX_USE_SECRET_N}) is a substitution.
+    const args = literal(rest) as Record<string, unknown>;
     if (call.tool === 'tabs_create_mcp') {
       if (first === null && call.createdTab !== undefined) first = call.createdTab;
       const name = `tab${tabNames.size + 1}`;
@@ -110,17 +131,20 @@ export function renderScript(calls: RecordedCall[], context: { droppedCalls: num
       const { ref, query, match, info } = call.pin;
       const what = info ? `${info.role}${info.name ? ` "${info.name}"` : ''}` : 'an element';
       if (query) {
-        out.push(line('find', { ...where, query }, [`save: ${ref}`, ...(match > 1 ? [`match: ${match}`] : [])]));
+        out.push(line('find', { ...where, query: literal(query) }, [`save: ${ref}`, ...(match > 1 ? [`match: ${match}`] : [])]));
         steps++;
         where = {};
         args['ref'] = `$${ref}`;
       } else {
         warnings.push(`${ref} (${what}): no find query picks it out; its step keeps the recorded ref`);
-        out.push(`# ${ref} (${what}): no find query picked this element out, so the ref is kept as recorded; a re-run may number it differently`);
+        out.push(commentText(`# ${ref} (${what}): no find query picked this element out, so the ref is kept as recorded; a re-run may number it differently`));
       }
     }
-    if (call.secretField !== undefined) {
-      const name = envName(call.secretField, secretNames);
+    const typed = call.tool === 'computer' ? call.args['text'] : call.args['value'];
+    if (call.secretField !== undefined && typeof typed === 'string') {
+      const name = secretName(typed, secretNames);
+      const fields = secretFields.get(name) ?? new Set<string>();
+      secretFields.set(name, fields.add(call.secretField));
       if (call.tool === 'computer') args['text'] = `\${${name}}`;
       else args['value'] = `\${${name}}`;
     }
@@ -140,6 +164,8 @@ export function renderScript(calls: RecordedCall[], context: { droppedCalls: num
     `# firefox-use run script, exported from an MCP session at ${new Date().toISOString()}.`,
     `# Replay: ${secrets.map((name) => `${name}=... `).join('')}firefox-use run THIS_FILE${context.viewport ? ` --viewport ${context.viewport}` : ''}`,
     ...(secrets.length ? [`# Needs ${secrets.join(', ')} in the environment: text typed into password fields is not written here.`] : []),
+    ...secrets.map((name) => commentText(`#   ${name}: typed into the password field ${[...(secretFields.get(name) ?? [])].map((field) => JSON.stringify(field.slice(0, 80))).join(', ')}`)),
+    '# Recorded text is replayed as typed: "$$" is a literal "$", so no other ${NAME} in it is read from the environment.',
     `# Left out: ${looked} call(s) that only looked (read_page, find, screenshots...), ${failed.length} failed call(s) (commented below).`,
     ...(context.droppedCalls ? [`# The first ${context.droppedCalls} call(s) of the session are not kept: it made more than the recorder holds.`] : []),
     ...(out.length ? [] : ['# (no call changed anything yet)']),

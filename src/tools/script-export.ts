@@ -12,8 +12,9 @@ export const scriptExportTool = defineTool({
     'Writes the calls of this session that changed something, in order, as a `firefox-use run` script (docs/scripting.md) in the ' +
     'output dir, readable by this user only. Calls that only looked (read_page, find, screenshots) are left out; failed calls are ' +
     'comments. A ref becomes the `find` query that picked its element out on the page just before the call, saved under the ' +
-    "ref's name; tabs are named by the steps that open them; text typed into a password field is written as `${NAME}`, an " +
-    'environment variable the replay must set (named in `secrets`). `warnings` lists what a re-run may not reproduce.',
+    "ref's name; tabs are named by the steps that open them; text typed into a password field is written as " +
+    '`${FIREFOX_USE_SECRET_N}`, an environment variable the replay must set (named in `secrets`); any other `$` in recorded ' +
+    'text is written `$$`, so the replay types and visits it literally. `warnings` lists what a re-run may not reproduce.',
   scope: 'session',
   group: 'script',
   errors: [],

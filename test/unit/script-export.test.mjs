@@ -29,15 +29,16 @@ describe('script export', function () {
     expect(parseScript(out.text, allTools)).to.have.length(3);
   });
 
-  it('names each password field once and never writes what a failed call typed', function () {
+  it('names each secret text once, FIREFOX_USE_SECRET_N, and never writes what a failed call typed', function () {
     const out = render([
       { tool: 'form_input', args: { tabId: 1, ref: 'ref_2', value: 's3cret' }, ok: true, tabId: 1, secretField: 'Password' },
-      { tool: 'computer', args: { tabId: 1, action: 'type', text: 'other' }, ok: true, tabId: 1, secretField: 'Password' },
+      { tool: 'computer', args: { tabId: 1, action: 'type', text: 's3cret' }, ok: true, tabId: 1, secretField: 'Password' },
       { tool: 'computer', args: { tabId: 1, action: 'type', text: 'pin' }, ok: true, tabId: 1, secretField: '' },
       { tool: 'computer', args: { tabId: 1, action: 'type', text: 'typed-then-failed' }, ok: false, tabId: 1, error: 'timeout: no answer' },
     ]);
-    expect(out.secrets).to.deep.equal(['PASSWORD', 'SECRET']);
-    expect(out.text).to.include('"value":"${PASSWORD}"').and.include('"text":"${PASSWORD}"').and.include('"text":"${SECRET}"');
+    expect(out.secrets).to.deep.equal(['FIREFOX_USE_SECRET_1', 'FIREFOX_USE_SECRET_2']);
+    expect(out.text).to.include('"value":"${FIREFOX_USE_SECRET_1}"').and.include('"text":"${FIREFOX_USE_SECRET_1}"').and.include('"text":"${FIREFOX_USE_SECRET_2}"');
+    expect(out.text).to.include('#   FIREFOX_USE_SECRET_1: typed into the password field "Password"');
     expect(out.text).not.to.include('s3cret').and.not.to.include('typed-then-failed');
     expect(out.text).to.include('"text":"<17 characters>"');
   });
