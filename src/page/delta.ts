@@ -3,7 +3,7 @@
 // under one parent folded into a counted line). Cheap by design: nothing is read before the action.
 import type { PageDelta } from '../contract/index.js';
 import { PageError } from './errors.js';
-import { nameSuffix } from './names.js';
+import { nameSuffix, quote } from './names.js';
 import { documentId, elementFor, existingLocalId, localIdOf } from './registry.js';
 import { roleOf } from './roles.js';
 import { settleAll, type SettleArgs } from './delta-settle.js';
@@ -266,6 +266,10 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   const budget = args.maxChars - CUT_LINE_ROOM;
   let truncated = false;
   let cutAt: Element | null = null;
+  /** Where a subtree's walk stopped (its first element left out), to read on from. */
+  let cutHint: OmittedHint | null = null;
+  /** A subtree cut to leave room for the changes after it, though the reply as a whole did not reach its cap. */
+  let partCut: { anchor: Element; hint: OmittedHint | null } | null = null;
   const add = (text: string): boolean => {
     // One line once: overlapping changes (a row's cell and the row) must not list an element twice.
     const key = lineKey(text);
@@ -282,7 +286,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   if (field) add(fieldLine(field));
   // Popups and dialogs the action closed, once each, before what changed.
   for (const popup of closed) add(`- closed: ${popup.role}${popup.name}`);
-  for (const anchor of anchors) {
+  for (const [index, anchor] of anchors.entries()) {
     if (!isShown(anchor)) {
       const role = roleOf(anchor);
       // No ref: nothing can act on or read a hidden element. A closed popup was said above.
@@ -291,7 +295,9 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     }
     const onlyRestyled = ![...changed].some((element) => anchor.contains(element) || element.contains(anchor));
     // A diff walk: what changed under the anchor whole, its ancestors as context, unchanged siblings counted.
-    const walker = new SnapshotWalker({ mode: 'all', depth: 10, maxChars: Math.min(onlyRestyled ? RESTYLE_LINES_MAX : 1_500, budget - chars), focus });
+    // Each subtree gets its share of the room left (at least SUBTREE_MIN): the last one, or the only one, gets it all.
+    const share = Math.max(SUBTREE_MIN, Math.floor((budget - chars) / (anchors.length - index)));
+    const walker = new SnapshotWalker({ mode: 'all', depth: 10, maxChars: Math.min(onlyRestyled ? RESTYLE_LINES_MAX : share, budget - chars), focus });
     walker.walkElement(anchor);
     if (onlyRestyled && walker.full) {
       add(restyledSummary(anchor));
@@ -301,9 +307,11 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     const news = walker.lines.filter((line, index) => !walker.contextLines.has(index) && !seen.has(lineKey(line) ?? ''));
     if (news.length === 0 && !walker.full) continue;
     for (const line of walker.lines) if (!add(line)) break;
-    if (walker.full || truncated) {
-      truncated = true;
+    if (truncated) {
       cutAt ??= anchor;
+      cutHint ??= walker.hints[0] ?? null;
+    } else if (walker.full) {
+      partCut ??= { anchor, hint: walker.hints[0] ?? null };
     }
     const rest = folded.get(anchor);
     if (rest) {
@@ -350,20 +358,34 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   const focusLine = movedFocusLine(current, target, (line) => seen.has(lineKey(line) ?? ''));
   if (focusLine) add(focusLine);
   if (truncated) {
-    // Say that it was cut, and what to read for the rest.
-    const at = cutAt ?? anchors[0];
-    const role = at ? (roleOf(at) ?? 'generic') : '';
-    lines.push(
-      at
-        ? `- (delta cut at ${args.maxChars} chars; read_page with ref_id of ${role}${nameSuffix(at, role)} [ref=#${localIdOf(at)}] shows the rest)`
-        : `- (delta cut at ${args.maxChars} chars; read_page shows the rest)`,
-    );
+    // The reply reached its cap: say so, and where to read on (the first element left out, else the subtree).
+    lines.push(`- (delta cut at ${args.maxChars} chars; ${readOn(cutAt ?? anchors[0] ?? null, cutHint)})`);
+  } else if (partCut) {
+    // Only one subtree was cut, to leave room for the others: the reply did not reach its cap, and says so.
+    lines.push(`- (more changed inside ${describe(partCut.anchor)}; ${readOn(partCut.anchor, partCut.hint)})`);
+    truncated = true;
   }
   const appeared = (element: Element): boolean => {
     for (let up: Element | null = element; up; up = parentOf(up)) if (addedElements.has(up) || attributed.has(up)) return true;
     return false;
   };
   return { docId: documentId, lines, popup: findPopup(anchors, expandedNow, target, appeared), records: current.records.length, truncated };
+}
+
+type OmittedHint = { id: number; role: string; name: string; continues: boolean };
+
+/** A changed subtree's walk gets at least this many characters, whatever came before it. */
+const SUBTREE_MIN = 1_500;
+
+function describe(element: Element): string {
+  const role = roleOf(element) ?? 'generic';
+  return `${role}${nameSuffix(element, role)} [ref=#${localIdOf(element)}]`;
+}
+
+/** How to read what a cut left out: from its first element left out when known, else the whole subtree. */
+function readOn(at: Element | null, hint: OmittedHint | null): string {
+  if (hint) return `read_page with ref_id [ref=#${hint.id}] reads the first part left out (${hint.role}${hint.name ? ` ${quote(hint.name)}` : ''}${hint.continues ? ' and the ones after it' : ''})`;
+  return at ? `read_page with ref_id of ${describe(at)} shows the rest` : 'read_page shows the rest';
 }
 
 /**

@@ -1,0 +1,48 @@
+// Issue 36 class 2: a delta says it was cut only where something was left out, names what, and how to read exactly that.
+import { expect } from 'chai';
+import { useBrowser } from './helpers/browser-suite.mjs';
+
+const refOf = (snapshot, pattern) => /\[ref=(ref_\d+)\]/.exec(snapshot.split('\n').find((l) => pattern.test(l)) ?? '')?.[1];
+
+describe('delta cuts', function () {
+  let fixtures;
+  let server;
+  let tabId;
+  const browser = useBrowser();
+  beforeEach(function () {
+    ({ fixtures, server, tabId } = browser);
+  });
+
+  it('shows a dialog of 1,900 characters whole, with no cut notice, inside a big container', async function () {
+    const nav = await server.ok('navigate', { tabId, url: fixtures.url('/delta/cuts.html') });
+    const edit = refOf(nav.structuredContent.snapshot, /button "Edit profile"/);
+    const click = await server.ok('computer', { tabId, action: 'left_click', ref: edit });
+    const { delta } = click.structuredContent;
+    expect(delta).to.include('dialog "Profile"');
+    for (let i = 1; i <= 30; i++) expect(delta).to.include(`Profile field number ${i}`);
+    expect(delta).to.match(/button "Save"/);
+    expect(delta).not.to.match(/cut|left out/);
+    expect(click.structuredContent.truncated ?? false).to.equal(false);
+    // The unchanged links are not listed.
+    expect(delta).not.to.include('Unchanged link number');
+  });
+
+  it('when a part is cut to leave room for another change, says so without claiming the reply hit its cap, and the named ref reads what was left out', async function () {
+    const nav = await server.ok('navigate', { tabId, url: fixtures.url('/delta/cuts.html') });
+    const both = refOf(nav.structuredContent.snapshot, /button "Open both"/);
+    const click = await server.ok('computer', { tabId, action: 'left_click', ref: both });
+    const { delta } = click.structuredContent;
+    expect(delta).to.include('Saved a moment ago');
+    const notice = delta.split('\n').find((line) => /left out/.test(line));
+    expect(notice, delta).to.not.equal(undefined);
+    const chars = delta.length;
+    if (chars < 3_800) expect(notice).not.to.match(/delta cut at/);
+    const ref = /read_page with ref_id \[ref=(ref_\d+)\]/.exec(notice)?.[1];
+    expect(ref, notice).to.match(/^ref_\d+$/);
+    const shownFields = [...delta.replace(notice, '').matchAll(/Big field number (\d+)/g)].map((m) => Number(m[1]));
+    const rest = (await server.ok('read_page', { tabId, ref_id: ref })).structuredContent.snapshot;
+    // What the ref reads begins right after the last field the delta showed.
+    const firstRead = Number(/Big field number (\d+)/.exec(rest)?.[1]);
+    expect(firstRead).to.equal(Math.max(...shownFields) + 1);
+  });
+});
