@@ -46,3 +46,40 @@ describe('delta cuts', function () {
     expect(firstRead).to.equal(Math.max(...shownFields) + 1);
   });
 });
+
+describe('deltas of what a style showed or hid', function () {
+  let fixtures;
+  let server;
+  let tabId;
+  const browser = useBrowser();
+  beforeEach(function () {
+    ({ fixtures, server, tabId } = browser);
+  });
+
+  it('lists the items of a menu opened by a class on its parent, and says when it hides again', async function () {
+    const nav = await server.ok('navigate', { tabId, url: fixtures.url('/delta/shown-by-style.html') });
+    expect(nav.structuredContent.snapshot).not.to.include('Edit item');
+    const toggle = refOf(nav.structuredContent.snapshot, /link "Actions"/);
+    const opened = (await server.ok('computer', { tabId, action: 'left_click', ref: toggle })).structuredContent.delta;
+    for (const item of ['Edit item', 'Copy item', 'Delete item']) expect(opened).to.include(`link "${item}"`);
+    expect(opened).not.to.match(/unchanged|restyled/);
+    const closed = (await server.ok('computer', { tabId, action: 'left_click', ref: toggle })).structuredContent.delta;
+    expect(closed).to.match(/^- hidden: list$/m);
+    expect(closed).not.to.include('Edit item" [ref');
+  });
+
+  it('lists a button shown by :hover, and a tab panel shown by an attribute on a container', async function () {
+    const nav = await server.ok('navigate', { tabId, url: fixtures.url('/delta/shown-by-style.html') });
+    const row = refOf((await server.ok('find', { tabId, query: 'Invoice 42' })).content[0].text, /"Invoice 42" \[ref/);
+    const hovered = (await server.ok('computer', { tabId, action: 'hover', ref: row })).structuredContent.delta ?? '';
+    expect(hovered).to.match(/^ *- button "Archive invoice" \[ref=ref_\d+\]$/m);
+    // The pointer leaving the row hides its actions again: said, not "no change".
+    const left = (await server.ok('computer', { tabId, action: 'hover', coordinate: [600, 400] })).structuredContent.delta ?? '';
+    expect(left).to.match(/- hidden: button "Archive invoice"/);
+    const tab = refOf(nav.structuredContent.snapshot, /button "Second tab"/);
+    const switched = (await server.ok('computer', { tabId, action: 'left_click', ref: tab })).structuredContent.delta;
+    expect(switched).to.include('Second panel text');
+    expect(switched).to.include('button "Panel action"');
+    expect(switched).to.include('- hidden: text "First panel text"');
+  });
+});

@@ -4,11 +4,11 @@ import type { ActionConclusion, ActionPreparation, PageDelta, PrepareArgs, Concl
 import { armDelivery, deepActiveElement, deliveredSoFar, keysUp, readDelivery, scrollLanded } from './delivery.js';
 import { waitUntil } from './wait.js';
 import { summarize } from './describe.js';
-import { deltaFinish, deltaStart } from './delta.js';
+import { deltaFinish, deltaStart, startDelta } from './delta.js';
 import { armDragWatch, finishDragWatch } from './drag.js';
 import { PageError } from './errors.js';
 import { aimAtFocusedField, aimAtPoint, aimAtRef, deepElementFromPoint, gateFrame, isFrame, typingTarget } from './guard.js';
-import { documentId, localIdOf } from './registry.js';
+import { documentId, elementFor, localIdOf } from './registry.js';
 import { armScrollProbe, readScrollProbe } from './scroll-probe.js';
 import { armLeaving, readLeaving } from './leaving.js';
 import { closeGate, gateDrained, gateFirst, gatedFor, openGate } from './key-gate.js';
@@ -66,6 +66,17 @@ function keepKeysHere(): void {
   if (isFrame(active) || active?.localName === 'object' || active?.localName === 'embed') (active as HTMLElement).blur();
 }
 
+function aimedElement(args: PrepareArgs, aim: { point: { x: number; y: number } } | undefined): Element | null {
+  if (args.ref) {
+    try {
+      return elementFor(args.ref.docId, args.ref.localId);
+    } catch {
+      return null;
+    }
+  }
+  return aim ? deepElementFromPoint(aim.point.x, aim.point.y) : null;
+}
+
 function prepare(args: PrepareArgs): ActionPreparation {
   // Typing by ref: a field that holds focus gets the keys without a click (the engine's noClick), so it needs no aim.
   const typing = args.ref && args.focusWatch ? typingTarget(args.ref) : undefined;
@@ -93,7 +104,8 @@ function prepare(args: PrepareArgs): ActionPreparation {
   }
   if (args.dragWatch) armDragWatch({ token: args.token });
   if (args.watch || args.focusWatch) armLeaving(args.token);
-  const delta = args.delta ? deltaStart(args.delta) : undefined;
+  // The delta looks first at what is around the element acted on (a menu beside its toggle).
+  const delta = args.delta ? startDelta(args.delta, aimedElement(args, aim) ?? deepActiveElement()) : undefined;
   return {
     aim,
     ...(gate ? { gate } : {}),

@@ -23,6 +23,54 @@ interface Watch {
   values: Map<Element, string>;
   /** Records the first read rendered: a second read (`again`) lingers for a change beyond them. */
   firstRead: number;
+  /**
+   * Whether each element around the action's target, and each popup-like element, rendered before the action: CSS
+   * shows a menu (`.open > .dropdown-menu`, `:hover`) with no mutation of the menu itself.
+   */
+  rendered: Map<Element, boolean>;
+}
+
+/** Levels above the target whose children are looked at before the action, and how many elements at most. */
+const AROUND_LEVELS = 4;
+const AROUND_MAX = 150;
+/** Elements that open and close by style alone, looked at anywhere in the document (at most POPUPS_MAX). */
+const POPUP_SELECTOR = 'dialog, [role=dialog], [role=alertdialog], [role=menu], [role=listbox], [role=tooltip], [role=tabpanel], [popover]';
+const POPUPS_MAX = 100;
+
+/** Rendered and not visibility:hidden (what a row's hover actions toggle). */
+function rendersNow(element: Element): boolean {
+  return element.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions);
+}
+
+/** What rendered before the action, of the elements whose showing or hiding a delta must not miss. */
+function renderedBefore(near: Element | null): Map<Element, boolean> {
+  const rendered = new Map<Element, boolean>();
+  lookAround(near, rendered, AROUND_MAX);
+  // Where the previous action was: the pointer leaving it hides what its hover showed.
+  if (previousNear && previousNear !== near && previousNear.isConnected) lookAround(previousNear, rendered, AROUND_MAX * 2);
+  previousNear = near;
+  const popups = document.querySelectorAll(POPUP_SELECTOR);
+  for (let i = 0; i < popups.length && i < POPUPS_MAX; i++) rendered.set(popups[i]!, rendersNow(popups[i]!));
+  return rendered;
+}
+
+/** The element the last action of this document aimed at. */
+let previousNear: Element | null = null;
+
+/** Notes whether each element near `near` renders: its ancestors' children and grandchildren, up to `max` in all. */
+function lookAround(near: Element | null, rendered: Map<Element, boolean>, max: number): void {
+  let level = 0;
+  for (let up = near ? parentOf(near) : null; up && level < AROUND_LEVELS && up !== document.body && up !== document.documentElement; up = parentOf(up), level++) {
+    for (const child of up.children) {
+      if (rendered.size >= max) break;
+      if (!rendered.has(child)) rendered.set(child, rendersNow(child));
+      // A menu is often one level further down: the toggle's sibling's list, a tab panel's content.
+      for (const inner of child === near ? [] : child.children) {
+        if (rendered.size >= max) break;
+        rendered.set(inner, rendersNow(inner));
+      }
+    }
+  }
 }
 
 /** Fields whose value is watched across an action, at most this many. */
@@ -57,10 +105,24 @@ const CUT_LINE_ROOM = 160;
 /** A subtree that only changed class/style is shown whole when it fits in this many chars, else summarized. */
 const RESTYLE_LINES_MAX = 400;
 
-/** Starts watching this document's DOM (and its open shadow trees) for one action. */
+/** Starts watching this document's DOM for one action (the page operation: around the focused element). */
 export function deltaStart(args: { token: string }): { docId: string } {
+  return startDelta(args, document.activeElement);
+}
+
+/** Starts watching, looking first at what is around `near`, the element acted on. */
+export function startDelta(args: { token: string }, near: Element | null): { docId: string } {
   watch?.observer.disconnect();
-  const current: Watch = { token: args.token, observer: null as unknown as MutationObserver, records: [], lastRecordAt: 0, focused: document.activeElement, values: fieldValues(), firstRead: 0 };
+  const current: Watch = {
+    token: args.token,
+    observer: null as unknown as MutationObserver,
+    records: [],
+    lastRecordAt: 0,
+    focused: document.activeElement,
+    values: fieldValues(),
+    firstRead: 0,
+    rendered: renderedBefore(near),
+  };
   current.observer = new MutationObserver((records) => {
     current.records.push(...records);
     current.lastRecordAt = performance.now();
@@ -254,6 +316,13 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     }
   }
   for (const [element, value] of current.values) if (element.isConnected && fieldState(element) !== value) changed.add(element);
+  // Shown or hidden by a style that changed elsewhere (a class on an ancestor, :hover): a change of its own.
+  const hiddenByStyle: Element[] = [];
+  for (const [element, before] of current.rendered) {
+    if (!element.isConnected || rendersNow(element) === before) continue;
+    changed.add(element);
+    if (before) hiddenByStyle.push(element);
+  }
   for (const element of changed) restyled.delete(element);
   const roots = topmost([...changed, ...restyled].filter((element) => element.isConnected)).map((element) => nearestWithRole(element) ?? element);
   const { anchors, folded } = foldItems(topmost([...new Set(roots)]));
@@ -318,6 +387,18 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
       const where = nearestWithRole(rest.parent);
       const whereText = where ? ` in ${roleOf(where)}${nameSuffix(where, roleOf(where)!)} [ref=#${localIdOf(where)}]` : '';
       add(`- (${rest.items.length} more ${rest.role}s added or changed${whereText}; read_page with ref_id [ref=#${localIdOf(rest.items[0]!)}] reads them)`);
+    }
+  }
+  // What a style hid inside a subtree still shown: the walk leaves it out, so it is said here (once, outermost).
+  for (const element of topmost(hiddenByStyle)) {
+    if (anchors.includes(element) || closed.some((popup) => popup.element === element)) continue;
+    // A wrapper without a role stands for what it holds that the agent may have a ref of.
+    const named = roleOf(element) ? element : [...element.querySelectorAll('*')].find((inner) => roleOf(inner) && existingLocalId(inner) !== undefined);
+    const role = named ? roleOf(named) : null;
+    if (named && role && existingLocalId(named) !== undefined) add(`- hidden: ${role}${nameSuffix(named, role)}`);
+    else if (!roleOf(element)) {
+      const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+      if (text) add(`- hidden: text ${quote(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`);
     }
   }
   // Removals under one place are counted together (a grid drops rows from several containers at once).
