@@ -81,6 +81,18 @@ describe('trusted replies on untested pages', function () {
       expect(lines[at('error on B') - 1]).to.equal('from this page:');
     });
 
+    it('says a reload is an earlier load of this page', async function () {
+      await server.ok('navigate', { tabId, url: fixtures.url('/page-b') });
+      await server.ok('navigate', { tabId, url: fixtures.url('/page-b') });
+      const read = async () => (await server.ok('read_console_messages', { tabId })).structuredContent.messages;
+      expect(await waitFor(async () => (await read()).length === 2, 10_000)).to.equal(true);
+      const [first, second] = await read();
+      expect(first.page).to.equal(fixtures.url('/page-b'));
+      expect(second).not.to.have.property('page');
+      const text = server.text(await server.ok('read_console_messages', { tabId }));
+      expect(text).to.include(`from an earlier load of this page: ${fixtures.url('/page-b')}\n`);
+    });
+
     it('adds nothing when every entry is the current page\'s', async function () {
       await server.ok('navigate', { tabId, url: fixtures.url('/page-b') });
       expect(await waitFor(async () => server.text(await server.ok('read_console_messages', { tabId })).includes('error on B'), 10_000)).to.equal(true);

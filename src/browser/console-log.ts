@@ -68,6 +68,11 @@ export class ConsoleLog {
     return this.ring.entries().map(({ entry, doc, url }) => (doc === this.doc ? entry : { ...entry, page: url || 'about:blank' }));
   }
 
+  /** The URL of the tab's current top document, as entries' `page` would give it. */
+  get currentPage(): string {
+    return this.url || 'about:blank';
+  }
+
   /** Entries dropped for room since the last clear. */
   get dropped(): number {
     return this.ring.dropped;

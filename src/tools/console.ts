@@ -20,11 +20,13 @@ function line(entry: ConsoleEntry): string {
 }
 
 /** The lines, with a heading wherever the page that made them changes; none when they all are the current page's. */
-function lines(shown: ConsoleEntry[]): string[] {
+function lines(shown: ConsoleEntry[], current: string): string[] {
   const out: string[] = [];
   let page: string | undefined;
   for (const entry of shown) {
-    if (entry.page !== page) out.push(entry.page === undefined ? 'from this page:' : `from an earlier page: ${entry.page}`);
+    // A reload keeps the URL: say so, or the heading would seem to name the current page.
+    const earlier = entry.page === current ? 'an earlier load of this page' : 'an earlier page';
+    if (entry.page !== page) out.push(entry.page === undefined ? 'from this page:' : `from ${earlier}: ${entry.page}`);
     page = entry.page;
     out.push(line(entry));
   }
@@ -70,7 +72,7 @@ export const readConsoleTool = defineTool({
       (omitted ? `, the newest ${shown.length} shown` : '') +
       (dropped ? `; ${dropped} older message${dropped === 1 ? ' was' : 's were'} dropped (the tab keeps ${CONSOLE_CAPACITY})` : '') +
       (args.clear ? '; log cleared' : '');
-    const text = [head, ...lines(shown)].join('\n');
+    const text = [head, ...lines(shown, ring.currentPage)].join('\n');
     return { structured: { messages: shown, matched: matching.length, omitted, dropped, cleared: Boolean(args.clear) }, text };
   },
 });
