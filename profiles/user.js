@@ -111,6 +111,11 @@ user_pref("pdfjs.disabled", true);
 user_pref("general.smoothScroll", false);
 user_pref("ui.caretBlinkTime", -1);
 user_pref("layout.spellcheckDefault", 0);
+// Headless Firefox on Linux reports no pointer and no hover ((hover: none), (pointer: none)), yet we drive a mouse:
+// pages that show handles, row actions or tooltips only under @media (hover: hover) would hide them from the agent.
+// Gecko's PointerCapabilities bits: coarse 1, fine 2, hover 4; 6 is a desktop mouse.
+user_pref("ui.primaryPointerCapabilities", 6);
+user_pref("ui.allPointerCapabilities", 6);
 
 // window.print() opens a print dialog nobody can answer: it blocks the page's script and every later navigation
 // (firefox_dialog cannot see it). print.enabled=false makes window.print() return at once, printing nothing.

@@ -17,6 +17,8 @@ export interface FoundElement {
   coveredBy?: string;
   missing?: string[];
   excerpt?: string;
+  value?: string;
+  cut?: boolean;
 }
 
 /**

@@ -101,9 +101,10 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     this.contexts = shared.contexts;
     this.deviceScaleFactor = shared.deviceScaleFactor;
     this.scripts = new PageScripts(bidi, this);
-    this.on('navigation', (kind: NavigationEvent[0]) => {
+    this.on('navigation', (kind: NavigationEvent[0], event: NavigationEvent[1]) => {
       this.touched++;
       if (kind === 'started') this.blankAsOpened = false;
+      if (kind === 'committed') this.console.documentCommitted(event.url, event.timestamp);
     });
   }
 

@@ -54,6 +54,10 @@ export interface PageFindMatch {
   missing?: string[];
   /** Where the words are in its text, when its name does not show them. */
   excerpt?: string;
+  /** A field's current value (textbox, spinbutton, slider, combobox…), cut as in a snapshot line. */
+  value?: string;
+  /** Its name or value was shortened: read_page with its ref as ref_id gives it whole. */
+  cut?: boolean;
 }
 
 export interface PageFindResult {

@@ -5,10 +5,10 @@ import { composedChildren, composedParent } from './composed.js';
 import { drawnBy } from './drawn.js';
 import { placeOf, virtualizedNote } from './find-place.js';
 import { excerptAround, matchIn, parseQuery, scanWords, tokensIn, type QueryWord } from './find-match.js';
-import { defang, fieldValue, nameOf, squash } from './names.js';
+import { clip, defang, fieldValue, nameOf, nameWasCut, squash } from './names.js';
 import { documentId, localIdOf } from './registry.js';
 import { INTERACTIVE, NAME_FROM_CONTENT, SKIPPED_TAGS, roleOf } from './roles.js';
-import { renders, shadowOf, visibilityHidden } from './snapshot-walk.js';
+import { VALUE_ROLES, renders, shadowOf, shownValue, visibilityHidden } from './snapshot-walk.js';
 
 export interface FindArgs {
   query: string;
@@ -19,6 +19,8 @@ interface Candidate {
   element: Element;
   role: string;
   name: string;
+  /** The name was shortened. */
+  cut: boolean;
   score: number;
   /** Query words this element lacks. */
   missing: string[];
@@ -98,6 +100,9 @@ function evaluateIn(root: Node, expr: string): XPathResult[] {
   const contexts = root instanceof ShadowRoot ? [...root.children] : [root];
   return contexts.map((context) => document.evaluate(expr, context, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null));
 }
+
+/** Characters of a field's value shown, as in a snapshot line. */
+const VALUE_LIMIT = 120;
 
 /** At most this many elements are scored. */
 const CANDIDATES = 150;
@@ -210,6 +215,9 @@ export function find(args: FindArgs): PageFindResult {
   for (const candidate of candidates) {
     if (matches.length >= args.maxResults) break;
     const place = placeOf(candidate.element, candidate.score % 2 === 1);
+    // A field's value as its snapshot line shows it (cut at the same length).
+    const value = VALUE_ROLES.has(candidate.role) ? shownValue(candidate.element, candidate.role) : null;
+    const valueCut = value !== null && value.length > VALUE_LIMIT;
     matches.push({
       id: localIdOf(candidate.element),
       role: candidate.role,
@@ -219,6 +227,8 @@ export function find(args: FindArgs): PageFindResult {
       box: place.box,
       ...(place.clipped ? { clipped: true } : {}),
       ...(place.coveredBy ? { coveredBy: place.coveredBy } : {}),
+      ...(value ? { value: defang(clip(value, VALUE_LIMIT)) } : {}),
+      ...(candidate.cut || valueCut ? { cut: true } : {}),
       ...(candidate.missing.length ? { missing: candidate.missing } : {}),
       ...(candidate.excerpt ? { excerpt: candidate.excerpt } : {}),
     });
@@ -254,6 +264,7 @@ function scoreOf(element: Element, words: QueryWord[], phrase: string, hidden: b
   const namedElsewhere = role !== null && (element.hasAttribute('aria-labelledby') || ((element as HTMLInputElement).labels?.length ?? 0) > 0 || element.localName.includes('-'));
   if (!namedElsewhere && !words.some((word) => matchIn(haystack, word) || matchIn(textual, word) || tokensIn(textual || haystack, word))) return null;
   const name = role ? nameOf(element, role) : '';
+  const nameCut = name !== '' && nameWasCut();
   const lowerName = name.toLowerCase();
   let score = 0;
   let matched = 0;
@@ -298,7 +309,8 @@ function scoreOf(element: Element, words: QueryWord[], phrase: string, hidden: b
   // Words the reader would not see in the name: show where they are in the element's text.
   const excerpt = inTextOnly && !matchIn(shownName.toLowerCase(), inTextOnly) ? excerptAround(textualShown, inTextOnly) : '';
   // Page text must not pose as a ref line of ours.
-  return { element, role: role ?? 'generic', name: defang(shownName), score: score * 2 + (shown ? 1 : 0), missing, excerpt: defang(excerpt) };
+  const cut = name ? nameCut : shownName !== ownShown;
+  return { element, role: role ?? 'generic', name: defang(shownName), cut, score: score * 2 + (shown ? 1 : 0), missing, excerpt: defang(excerpt) };
 }
 
 function clipText(text: string): string {

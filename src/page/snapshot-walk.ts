@@ -139,6 +139,19 @@ function selectionOf(element: Element, value: string): string {
   return ` [selected=${quote(clip(value.slice(start, end), 60)).replace(/\n/g, '\\n')}]`;
 }
 
+/** Roles whose line shows the element's current value. */
+export const VALUE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider', 'file', 'listbox']);
+
+/** The value a field's line shows (VALUE_ROLES), whole: '' or null when it has none. */
+export function shownValue(element: Element, role: string, aroundCaret = false): string | null {
+  // A code editor's hidden input: CodeMirror 5's holds only a typing buffer (its lines are page text, listed
+  // anyway), Monaco's at most the lines around the caret, so its drawn lines are its value (an action's reply
+  // keeps the caret's lines).
+  const drawn = editorText(element);
+  const own = drawn && 'onPage' in drawn ? '' : fieldValue(element, role);
+  return own && aroundCaret ? own : drawn && 'lines' in drawn ? drawn.lines : own;
+}
+
 /** The block a text node belongs to (its paragraph, cell or item), else its parent. */
 function blockOf(text: Node): Element | null {
   const parent = composedParent(text);
@@ -425,13 +438,8 @@ export class SnapshotWalker {
     // An icon has no text to find it by: its box says where it is.
     if (ref && ICON_BOX_ROLES.has(role) && iconOnly(element)) line += boxOf(element);
     let cut = nameWasCut();
-    if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton' || role === 'slider' || role === 'file' || role === 'listbox') {
-      // A code editor's hidden input: CodeMirror 5's holds only a typing buffer (its lines are page text, listed
-      // anyway), Monaco's at most the lines around the caret, so its drawn lines are its value (an action's reply
-      // keeps the caret's lines).
-      const drawn = editorText(element);
-      const own = drawn && 'onPage' in drawn ? '' : fieldValue(element, role);
-      const value = own && this.options.aroundCaret ? own : drawn && 'lines' in drawn ? drawn.lines : own;
+    if (VALUE_ROLES.has(role)) {
+      const value = shownValue(element, role, this.options.aroundCaret);
       const valueLimit = this.options.wholeText ? this.options.maxChars : 120;
       const around = value && this.options.aroundCaret ? caretLines(element, value) : null;
       // Line breaks are shown as \n: a value must stay on its line.

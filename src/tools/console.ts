@@ -9,6 +9,7 @@ const entrySchema = z.object({
   text: z.string(),
   source: z.string().optional(),
   timestamp: z.number(),
+  page: z.string().optional().describe('Set when the entry came from a page the tab has since left (its URL then).'),
 });
 
 /** What a line says before the text: an uncaught exception, or which kind of request failed. */
@@ -18,13 +19,28 @@ function line(entry: ConsoleEntry): string {
   return `${clock(entry.timestamp)} [${entry.level}] ${PREFIX[entry.kind] ?? ''}${entry.text}${entry.source ? `  (${entry.source})` : ''}`;
 }
 
+/** The lines, with a heading wherever the page that made them changes; none when they all are the current page's. */
+function lines(shown: ConsoleEntry[], current: string): string[] {
+  const out: string[] = [];
+  let page: string | undefined;
+  for (const entry of shown) {
+    // A reload keeps the URL: say so, or the heading would seem to name the current page.
+    const earlier = entry.page === current ? 'an earlier load of this page' : 'an earlier page';
+    if (entry.page !== page) out.push(entry.page === undefined ? 'from this page:' : `from ${earlier}: ${entry.page}`);
+    page = entry.page;
+    out.push(line(entry));
+  }
+  return out;
+}
+
 export const readConsoleTool = defineTool({
   name: 'read_console_messages',
   title: 'Read console messages',
   description: 'Console messages and uncaught errors of the tab since it opened or the last clear, oldest first. pattern: case-insensitive regex; clear: empty after reading.',
   details:
     'Console output and uncaught errors of the tab (every frame, across navigations) since it opened or since the last clear, ' +
-    `oldest first. The tab keeps the latest ${CONSOLE_CAPACITY}; older ones are dropped and their number is reported. Filter with ` +
+    'oldest first. Entries of a page the tab has since left (navigated away or reloaded) come under a heading with that page\'s URL ' +
+    `and carry it as page. The tab keeps the latest ${CONSOLE_CAPACITY}; older ones are dropped and their number is reported. Filter with ` +
     'pattern (a regular expression, case-insensitive) and onlyErrors; clear empties the log after this read.',
   scope: 'tab',
   errors: [],
@@ -56,7 +72,7 @@ export const readConsoleTool = defineTool({
       (omitted ? `, the newest ${shown.length} shown` : '') +
       (dropped ? `; ${dropped} older message${dropped === 1 ? ' was' : 's were'} dropped (the tab keeps ${CONSOLE_CAPACITY})` : '') +
       (args.clear ? '; log cleared' : '');
-    const text = [head, ...shown.map(line)].join('\n');
+    const text = [head, ...lines(shown, ring.currentPage)].join('\n');
     return { structured: { messages: shown, matched: matching.length, omitted, dropped, cleared: Boolean(args.clear) }, text };
   },
 });

@@ -12,7 +12,14 @@ const matchSchema = z.object({
   covered_by: z.string().optional(),
   missing: z.array(z.string()).optional(),
   excerpt: z.string().optional(),
+  value: z.string().optional().describe("A field's current value, as its snapshot line shows it."),
+  cut: z.boolean().optional().describe('Its name or value was shortened: read_page with this ref as ref_id gives it whole.'),
 });
+
+/** A page string in quotes on one line, as the snapshot quotes it. */
+function quoted(text: string): string {
+  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+}
 
 /** Why a match is not visible: cut off by its scroll box, covered, or hidden. */
 function whereNote(match: z.infer<typeof matchSchema>): string {
@@ -55,13 +62,16 @@ export const findTool = defineTool({
         ...(match.coveredBy ? { covered_by: match.coveredBy } : {}),
         ...(match.missing ? { missing: match.missing } : {}),
         ...(match.excerpt ? { excerpt: match.excerpt } : {}),
+        ...(match.value !== undefined ? { value: match.value } : {}),
+        ...(match.cut ? { cut: true } : {}),
       },
     }));
     const ranked = perFrame.sort((a, b) => b.score - a.score);
     // Once some element holds every word, elements holding only some of them are noise.
     const complete = ranked.filter((entry) => !entry.match.missing);
     const matches = (complete.length ? complete : ranked).slice(0, maxResults).map((entry) => entry.match);
-    const lines = matches.map((m) => `- ${m.role}${m.name ? ` "${m.name.replace(/"/g, '\\"')}"` : ''} [ref=${m.ref}] [box=${m.box.x},${m.box.y},${m.box.width}x${m.box.height}]${whereNote(m)}${m.missing ? ` [partial: no ${m.missing.map((w) => `"${w}"`).join(', ')}]` : ''}${m.excerpt ? ` text: "${m.excerpt.replace(/"/g, '\\"')}"` : ''}`);
+    // As a snapshot line says them: the value after the ref, [cut] when the name or value was shortened.
+    const lines = matches.map((m) => `- ${m.role}${m.name ? ` ${quoted(m.name)}` : ''} [ref=${m.ref}]${m.value ? ` [value=${quoted(m.value)}]` : ''} [box=${m.box.x},${m.box.y},${m.box.width}x${m.box.height}]${whereNote(m)}${m.cut ? ' [cut]' : ''}${m.missing ? ` [partial: no ${m.missing.map((w) => `"${w}"`).join(', ')}]` : ''}${m.excerpt ? ` text: ${quoted(m.excerpt)}` : ''}`);
     const head = matches.length ? `${matches.length} match${matches.length === 1 ? '' : 'es'} for "${args.query}"` : `No element matches "${args.query}".`;
     const out = [matches.length ? `${head}${matches[0]!.missing ? ' (none holds every word: the best is partial)' : ''}:` : head, ...lines];
     for (const note of notes) out.push(`Note: ${note}`);
