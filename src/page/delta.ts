@@ -164,7 +164,10 @@ const KEEP_RECORDS = 20_000;
 export async function deltaFinish(args: DeltaFinishArgs): Promise<PageDelta> {
   const current = watch;
   if (!current || current.token !== args.token) throw new PageError('delta_lost', 'The document changed during the action; no delta.');
-  const unsettled = await settleAll(current, args, args.again ? current.firstRead : 0);
+  let unsettled = await settleAll(current, args, args.again ? current.firstRead : 0);
+  // Shown but still transparent, with a fade declared: the page starts the fade from a timer (Bootstrap's panes
+  // after 150 ms). Read now, its text would be missing, and come up as news in the next reply.
+  if (args.animationMs && (await fadeStarted(current, args.animationMs))) unsettled = await settleAll(current, { ...args, lingerMs: 0 }, current.records.length);
   current.records.push(...current.observer.takeRecords());
   // A component added in place of another leaves the element count as it was: look for hosts again next time.
   if (current.records.some((record) => record.addedNodes.length > 0)) forgetCustomElements();
@@ -181,6 +184,37 @@ export async function deltaFinish(args: DeltaFinishArgs): Promise<PageDelta> {
   }
   const delta = render(current, args);
   return unsettled ? { ...delta, unsettled } : delta;
+}
+
+/** Elements a fade may be waited for, at most. */
+const FADES_MAX = 50;
+
+/** An element the action changed that renders, is transparent, and declares a transition of its opacity. */
+function waitsToFadeIn(element: Element): boolean {
+  if (!element.checkVisibility()) return false;
+  const style = getComputedStyle(element);
+  if (Number(style.opacity) >= 0.05) return false;
+  const properties = style.transitionProperty.split(',').map((name) => name.trim());
+  const durations = style.transitionDuration.split(',').map((value) => parseFloat(value));
+  return properties.some((name, index) => (name === 'opacity' || name === 'all') && (durations[index % durations.length] ?? 0) > 0);
+}
+
+/** Waits, within `boundMs`, for transparent elements the action showed to start fading in; whether there were any. */
+async function fadeStarted(current: Watch, boundMs: number): Promise<boolean> {
+  const targets = new Set<Element>();
+  for (const record of current.records) {
+    if (targets.size >= FADES_MAX) break;
+    if (record.type === 'attributes') targets.add(record.target as Element);
+  }
+  for (const [element, before] of current.rendered) if (!before && targets.size < FADES_MAX) targets.add(element);
+  let fading = [...targets].filter((element) => element.isConnected && waitsToFadeIn(element));
+  if (fading.length === 0) return false;
+  const until = performance.now() + boundMs;
+  while (fading.length && performance.now() < until) {
+    await new Promise((resolve) => window.setTimeout(resolve, 25));
+    fading = fading.filter((element) => element.isConnected && waitsToFadeIn(element) && !element.getAnimations().length);
+  }
+  return true;
 }
 
 function nearestWithRole(node: Node): Element | null {
