@@ -8,16 +8,19 @@ import { deltaFinish, deltaStart } from './delta.js';
 import { armDragWatch, finishDragWatch } from './drag.js';
 import { PageError } from './errors.js';
 import { aimAtFocusedField, aimAtPoint, aimAtRef, deepElementFromPoint, gateFrame, isFrame, typingTarget } from './guard.js';
-import { documentId, localIdOf } from './registry.js';
+import { documentId, elementFor, localIdOf } from './registry.js';
 import { armScrollProbe, readScrollProbe } from './scroll-probe.js';
 import { armLeaving, readLeaving } from './leaving.js';
 import { closeGate, gateDrained, gateFirst, gatedFor, openGate } from './key-gate.js';
+import { armPressGate, disarmPressGate, readPressGate } from './press-gate.js';
 
 /**
  * Before an action's input: the guard, the probes, the delta's start. With `gateKeys` the keys are on their way
  * already: any refusal, or a field no longer focused, closes the key gate for them.
  */
 export function prepareAction(args: PrepareArgs): ActionPreparation {
+  // A press gate some earlier action left armed must not judge this one's input.
+  disarmPressGate();
   if (!args.gateKeys) {
     // A gate some lost key left closed must not stop this action's input.
     openGate();
@@ -70,6 +73,11 @@ function prepare(args: PrepareArgs): ActionPreparation {
   const typing = args.ref && args.focusWatch ? typingTarget(args.ref) : undefined;
   const aim = args.ref ? (typing?.focused ? aimAtFocusedField(args.ref) : aimAtRef(args.ref)) : args.point ? aimAtPoint(args.point) : undefined;
   const gate = args.gate ? gateFrame(args.gate) : undefined;
+  // Armed last of the checks: a refusal above leaves nothing armed.
+  if (args.pressGate) {
+    if (gate && args.gate) armPressGate(args.token, elementFor(args.gate.frame.docId, args.gate.frame.localId), true);
+    else if (args.ref && aim && !aim.frame && !typing?.focused) armPressGate(args.token, elementFor(args.ref.docId, args.ref.localId));
+  }
   // A point over an iframe: the events go to the frame's document, where the server arms the probes instead.
   if (!aim?.frame) {
     if (args.watch) armDelivery({ token: args.token, types: args.watch, ref: args.ref, point: args.ref ? undefined : aim?.point });
@@ -151,6 +159,7 @@ export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusi
   const focusDelivery = args.focusNeed ? readDelivery({ token: `${args.token}:focus`, need: args.focusNeed }) : undefined;
   const startDelivery = args.startNeed ? readDelivery({ token: `${args.token}:start`, need: args.startNeed }) : undefined;
   const leaving = readLeaving(args.token);
+  const pressStopped = readPressGate(args.token);
   return {
     delivery,
     ...(focusDelivery ? { focusDelivery } : {}),
@@ -161,5 +170,6 @@ export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusi
     ...(leaving ? { leaving: true as const } : {}),
     ...(keysAllUp ? { keysAllUp: true as const } : {}),
     ...(gated ? { gated: true as const } : {}),
+    ...(pressStopped ? { pressStopped } : {}),
   };
 }

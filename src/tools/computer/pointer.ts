@@ -14,7 +14,7 @@ const CLICKS: Record<string, { button: Button; count: number }> = {
 };
 
 /** The reply of a click or hover: whether the input arrived, or the press held back and why. */
-function pointerResult(args: ComputerArgs, { target, dispatched, refused }: Pressed, modifiers: string[]) {
+function pointerResult(args: ComputerArgs, { target, dispatched, refused, stopped }: Pressed, modifiers: string[]) {
   return actionResult({
     action: args.action,
     ref: target.ref,
@@ -25,6 +25,7 @@ function pointerResult(args: ComputerArgs, { target, dispatched, refused }: Pres
     verdicts: target.probed && !refused ? [{ what: 'the input', report: dispatched.conclusion?.delivery }] : [],
     details: modifiers.length && !refused ? [`Held: ${modifiers.join('+')}.`] : undefined,
     ...(refused ? { refused } : {}),
+    ...(stopped ? { stopped } : {}),
   });
 }
 
