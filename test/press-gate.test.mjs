@@ -17,8 +17,15 @@ async function titleOf(server, tabId) {
   return tabs.find((tab) => tab.tabId === tabId).title;
 }
 
-/** A click answered either clean (delivered, Cancel clicked) or as target_occluded with nothing pressed. */
+/**
+ * A click answered clean (delivered, Cancel clicked), as target_occluded with nothing pressed, or (the swap in the
+ * page's pointerdown handler) as a press Cancel got whose release was kept from "Delete account".
+ */
 function judge(result, text) {
+  if (!result.isError && /the release \(pointerup, mouseup\) was stopped before the page saw it/.test(text)) {
+    expect(text).to.match(/After the press, the page (removed it and put button "Delete account" \(button#delete\) in its place|put button "Delete account" \(button#delete\) under the pointer)/);
+    return 'kept';
+  }
   if (!result.isError) {
     expect(result.structuredContent.delivered, text).to.equal(true);
     return 'clicked';
@@ -42,7 +49,7 @@ describe('the press gate: a swap around the press never presses another control'
   const RUNS = Number(process.env.PRESS_GATE_RUNS ?? 30);
   for (const mode of ['move', 'overlay', 'down', 'rename']) {
     it(`clicks "Cancel order" or refuses with target_occluded, ${RUNS} times, never reaching "Delete account" (${mode})`, async function () {
-      const outcomes = { clicked: 0, refused: 0 };
+      const outcomes = { clicked: 0, refused: 0, kept: 0 };
       for (let run = 0; run < RUNS; run++) {
         // The pointer rests elsewhere first, so each click moves it in (its first pointermove on the page).
         await server.ok('navigate', { tabId, url: fixtures.url(`/hostile/press-swap.html?mode=${mode}&run=${run}`) });
@@ -58,32 +65,43 @@ describe('the press gate: a swap around the press never presses another control'
         else expect(title, text).to.equal('order');
       }
       expect(fixtures.requests.filter((path) => path.startsWith('/danger')), JSON.stringify(outcomes)).to.deep.equal([]);
-      // The swap is there on every run of these modes: each click is refused (the rest are timed: either answer).
-      if (mode === 'down' || mode === 'rename') expect(outcomes.refused).to.equal(RUNS);
+      // The swap comes on every run of these modes (the others are timed: any answer above). A renamed target's
+      // click is refused; a target replaced in the pointerdown handler had its press, and its release was kept.
+      if (mode === 'rename') expect(outcomes.refused, JSON.stringify(outcomes)).to.equal(RUNS);
+      if (mode === 'down') expect(outcomes.kept, JSON.stringify(outcomes)).to.equal(RUNS);
     });
   }
 
-  it('says what was stopped: the press went down on the target, the page swapped it, the rest never reached the page', async function () {
+  it('says what was stopped: the button went down on the target, the page swapped it, the release never reached the new one', async function () {
     await server.ok('navigate', { tabId, url: fixtures.url('/hostile/press-swap.html?mode=down') });
     const ref = await refOf(server, tabId, '#cancel');
     const click = await server.call('computer', { tabId, action: 'left_click', ref });
     const text = server.text(click);
-    expect(click.isError, text).to.equal(true);
-    expect(text).to.include('the button went down on it, then the page removed it and put button "Delete account" (button#delete) in its place');
-    expect(text).to.include('the rest of the press (pointerup, mouseup, click) was stopped before the page saw it, so it was not clicked');
-    expect(click.structuredContent.error).to.include({ code: 'target_occluded', ref, delivered: false });
+    expect(text).to.include('After the press, the page removed it and put button "Delete account" (button#delete) in its place; the release (pointerup, mouseup) was stopped before the page saw it.');
     expect(await textOf(server, tabId, '#log')).to.equal('nothing yet');
   });
 
-  it('types into a field by ref only when its click reached it: a button swapped in on pointerdown gets no press and no key', async function () {
+  it('refuses a target renamed as the button goes down: its click is stopped, target_occluded', async function () {
+    await server.ok('navigate', { tabId, url: fixtures.url('/hostile/press-swap.html?mode=rename') });
+    const ref = await refOf(server, tabId, '#cancel');
+    const click = await server.call('computer', { tabId, action: 'left_click', ref });
+    const text = server.text(click);
+    expect(click.isError, text).to.equal(true);
+    expect(click.structuredContent.error, text).to.include({ code: 'target_occluded', ref, delivered: false });
+    expect(text).to.include('NOT pressed: the button went down on it, then it changed from button "Cancel order" to button "Delete account"');
+    expect(text).to.match(/\(mousedown, pointerup, mouseup, click\) was stopped before the page saw it, so it was not clicked/);
+    expect(await textOf(server, tabId, '#log')).to.equal('nothing yet');
+  });
+
+  it('types into a field by ref only when its click reached it: a button swapped in on pointerdown gets no release and no key', async function () {
     await server.ok('navigate', { tabId, url: fixtures.url('/hostile/press-swap.html?mode=down') });
     await server.ok('javascript_tool', { tabId, text: "document.getElementById('cancel').outerHTML = '<input id=cancel aria-label=Search style=\"width:220px;height:40px\">'; const f = document.getElementById('cancel'); f.addEventListener('pointerdown', () => { const b = document.createElement('button'); b.id = 'delete'; b.textContent = 'Delete account'; b.onclick = b.onmouseup = () => { document.title = 'clicked: DANGER'; }; f.replaceWith(b); }); 1" }).catch(() => undefined);
     const ref = await refOf(server, tabId, '#cancel');
     const typed = await server.call('computer', { tabId, action: 'type', ref, text: 'hello' });
     const text = server.text(typed);
     expect(typed.isError, text).to.equal(true);
-    expect(typed.structuredContent.error.code, text).to.equal('target_occluded');
-    expect(text).to.include('Nothing was typed.');
+    // The field is gone (ref_stale) or the click was stopped (target_occluded): no key went out either way.
+    expect(typed.structuredContent.error.code, text).to.be.oneOf(['ref_stale', 'target_occluded']);
     expect(await titleOf(server, tabId)).to.equal('order');
   });
 });

@@ -193,6 +193,8 @@ export interface ActionConclusion {
   gated?: true;
   /** The press gate stopped press events that would have reached another control: which, and why. */
   pressStopped?: PressStop;
+  /** The press reached the target; its release, landing on another control the page drew there, was stopped. */
+  releaseKept?: PressStop;
 }
 
 /** Press events the press gate stopped before the page saw them (src/page/press-gate.ts). */

@@ -159,7 +159,7 @@ export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusi
   const focusDelivery = args.focusNeed ? readDelivery({ token: `${args.token}:focus`, need: args.focusNeed }) : undefined;
   const startDelivery = args.startNeed ? readDelivery({ token: `${args.token}:start`, need: args.startNeed }) : undefined;
   const leaving = readLeaving(args.token);
-  const pressStopped = readPressGate(args.token);
+  const { stop: pressStopped, kept: releaseKept } = readPressGate(args.token);
   return {
     delivery,
     ...(focusDelivery ? { focusDelivery } : {}),
@@ -171,5 +171,6 @@ export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusi
     ...(keysAllUp ? { keysAllUp: true as const } : {}),
     ...(gated ? { gated: true as const } : {}),
     ...(pressStopped ? { pressStopped } : {}),
+    ...(releaseKept ? { releaseKept } : {}),
   };
 }

@@ -18,6 +18,10 @@
 // - after the press reached the target, an event at one of the target's ancestors (Firefox sends the events that
 //   follow a removed target to its nearest ancestor still there, and the click to the common ancestor of press and
 //   release when they differ): it goes on;
+// - a release (pointerup, mouseup) after the press reached the target, landing on another control: the page drew
+//   something there in its answer to the press (a menu opened under the pointer, an option's list closed over a
+//   grid cell, or a swap in its pointerdown handler). The press was the target's; the release alone is stopped,
+//   and the reply says so; the click that follows is judged as any;
 // - anything else, and every press event after it in this action, is cancelled and stopped, and the read-back
 //   says so (the server answers target_occluded).
 // In a frame's parent, the gate is armed for the iframe: input aimed into the frame never reaches the parent's
@@ -37,18 +41,22 @@ interface Armed {
   ancestors: Set<Node>;
   pressed: boolean;
   stop?: PressStop;
+  /** Releases stopped after a press that reached the target (they would have gone to what the page drew there). */
+  kept?: PressStop;
   timer: number;
 }
 
 const PRESS_EVENTS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu'];
 /** The events of the button going down: once one reached the target, the press is its. */
 const PRESSES = new Set(['pointerdown', 'mousedown']);
+/** The button coming up: after a press the target got, the page's answer to it may draw anything under the pointer. */
+const RELEASES = new Set(['pointerup', 'mouseup']);
 /** An armed gate whose action never read it back (a frame's parent, a lost read-back) disarms after this long, ms. */
 const ARMED_MAX_MS = 3_000;
 
 let armed: Armed | null = null;
 /** The last stop, kept for its read-back after the gate was disarmed by time. */
-let lastStop: { token: string; stop: PressStop } | null = null;
+let lastStop: { token: string; stop?: PressStop; kept?: PressStop } | null = null;
 
 function originOf(event: Event): Element | null {
   const first = event.composedPath()[0] ?? event.target;
@@ -100,6 +108,10 @@ function judge(event: Event, gate: Armed): string | null {
   return gate.target.isConnected ? `the page put ${where} under the pointer` : `the page removed it and put ${where} in its place`;
 }
 
+function lastStopOf(gate: Armed): { stop?: PressStop; kept?: PressStop } {
+  return { ...(gate.stop ? { stop: gate.stop } : {}), ...(gate.kept ? { kept: gate.kept } : {}) };
+}
+
 function describeOrigin(origin: Element | null): string {
   return origin ? describe(origin) : 'nothing';
 }
@@ -113,8 +125,18 @@ function onPress(event: Event): void {
       if (PRESSES.has(event.type)) gate.pressed = true;
       return;
     }
+    if (gate.pressed && RELEASES.has(event.type)) {
+      // The press was the target's and the page answered it (a menu opened under the pointer, a picked option's list
+      // closed): the release alone is kept from what is there now; the click that follows is still judged.
+      gate.kept ??= { types: [], reason, afterPress: true };
+      if (!gate.kept.types.includes(event.type)) gate.kept.types.push(event.type);
+      lastStop = { token: gate.token, ...lastStopOf(gate) };
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      return;
+    }
     gate.stop = { types: [], reason, afterPress: gate.pressed };
-    lastStop = { token: gate.token, stop: gate.stop };
+    lastStop = { token: gate.token, ...lastStopOf(gate) };
   }
   event.preventDefault();
   event.stopImmediatePropagation();
@@ -138,12 +160,13 @@ export function disarmPressGate(): void {
   armed = null;
 }
 
-/** What the gate stopped of action `token` (undefined: nothing); disarms it. */
-export function readPressGate(token: string): PressStop | undefined {
+/** What the gate stopped of action `token` (`stop`: the press; `kept`: only releases after the target's press); disarms it. */
+export function readPressGate(token: string): { stop?: PressStop; kept?: PressStop } {
   if (armed?.token === token) disarmPressGate();
-  const stop = lastStop?.token === token ? lastStop.stop : undefined;
-  if (stop) lastStop = null;
-  return stop;
+  if (lastStop?.token !== token) return {};
+  const { stop, kept } = lastStop;
+  lastStop = null;
+  return { ...(stop ? { stop } : {}), ...(kept ? { kept } : {}) };
 }
 
 /** What the gate stopped of action `token` so far, leaving it armed (typing by ref: no keys after a stopped click). */

@@ -23,10 +23,16 @@ function pointerResult(args: ComputerArgs, { target, dispatched, refused, stoppe
     preparation: target.preparation,
     dispatched,
     verdicts: target.probed && !refused ? [{ what: 'the input', report: dispatched.conclusion?.delivery }] : [],
-    details: modifiers.length && !refused ? [`Held: ${modifiers.join('+')}.`] : undefined,
+    details: refused ? undefined : [...keptText(dispatched), ...(modifiers.length ? [`Held: ${modifiers.join('+')}.`] : [])],
     ...(refused ? { refused } : {}),
     ...(stopped ? { stopped } : {}),
   });
+}
+
+/** A release the press gate kept from another control the page drew under the pointer after the press. */
+function keptText(dispatched: Pressed['dispatched']): string[] {
+  const kept = dispatched.conclusion?.releaseKept;
+  return kept ? [`After the press, ${kept.reason}; the release (${kept.types.join(', ')}) was stopped before the page saw it.`] : [];
 }
 
 const click: ActionHandler = async (context, args) => {
