@@ -11,7 +11,7 @@ import { aimAtFocusedField, aimAtPoint, aimAtRef, deepElementFromPoint, gateFram
 import { documentId, elementFor, localIdOf } from './registry.js';
 import { armScrollProbe, readScrollProbe } from './scroll-probe.js';
 import { armLeaving, readLeaving } from './leaving.js';
-import { closeGate, gateDrained, gateFirst, gatedFor, openGate } from './key-gate.js';
+import { clearKeyFilter, closeGate, gateDrained, gateFirst, gatedFor, openGate } from './key-gate.js';
 import { armPressGate, disarmPressGate, readPressGate } from './press-gate.js';
 
 /**
@@ -19,8 +19,9 @@ import { armPressGate, disarmPressGate, readPressGate } from './press-gate.js';
  * already: any refusal, or a field no longer focused, closes the key gate for them.
  */
 export function prepareAction(args: PrepareArgs): ActionPreparation {
-  // A press gate some earlier action left armed must not judge this one's input.
+  // A press gate or key filter some earlier action left must not judge this one's input.
   disarmPressGate();
+  clearKeyFilter();
   if (!args.gateKeys) {
     // A gate some lost key left closed must not stop this action's input.
     openGate();

@@ -192,6 +192,9 @@ const FOCUS_MOVES = ['focusin', 'focusout', 'blur'];
 function takeBackFromFrame(pin: KeyPin): void {
   const active = deepActiveElement();
   if (!pin.target || !(isFrame(active) || active?.localName === 'object' || active?.localName === 'embed')) return;
+  // Focus a Tab or Enter of the text moved (a form sent into a payment frame), or moved once every key was in, is
+  // the page's own to keep.
+  if (pin.lastKey === 'Tab' || pin.lastKey === 'Enter' || (pin.expectedUps !== undefined && pin.ups >= pin.expectedUps)) return;
   pin.frameTaken ??= describe(active);
   (active as HTMLElement).blur();
 }

@@ -53,7 +53,12 @@ function stop(event: Event): void {
 window.addEventListener('keydown', stop, { capture: true });
 window.addEventListener('keyup', stop, { capture: true });
 
-/** Sets the key filter (null: none); returns a function that removes it if it is still the one set. */
+/** Removes the key filter a typing watch left (its read-back never came): the next action's keys are its own. */
+export function clearKeyFilter(): void {
+  filter = null;
+}
+
+/** Sets the key filter; returns a function that removes it if it is still the one set. */
 export function filterKeys(judge: (event: Event) => boolean): () => void {
   filter = judge;
   return () => {

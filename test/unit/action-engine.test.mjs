@@ -72,6 +72,15 @@ describe('unit: the click engine on a scripted connection', function () {
     expect(link.pageCalls[0].args.pressGate).to.equal(true);
   });
 
+  it('stays delivered when only the release was kept from a control the page drew under the pointer after the press, and says so', async function () {
+    const { link, ref, act } = await scene();
+    const releaseKept = { types: ['pointerup', 'mouseup'], reason: 'the page put menuitem "Add note" (button#add-note) under the pointer', afterPress: true };
+    link.page('concludeAction', { delivery: report({ seen: ['pointerdown'], after: 'pointerup then went to menuitem "Add note"' }), delta: noChange, releaseKept });
+    const { structured, text } = await act({ action: 'left_click', ref });
+    expect(structured).to.include({ ok: true, delivered: true });
+    expect(text).to.include('After the press, the page put menuitem "Add note" (button#add-note) under the pointer; the release (pointerup, mouseup) was stopped before the page saw it.');
+  });
+
   it('holds the press back when the press check finds the target changed: no pointerDown is sent', async function () {
     const { link, ref, act } = await scene();
     link.page('pressCheck', { ok: false, changed: 'it was replaced by button "Delete account"' });
