@@ -53,7 +53,7 @@ const ANSWER_MS = NAVIGATION_MS + 30_000;
 const REF_BYTES = 300;
 // Codes a well-behaved run may see on pages that re-render under the agent's feet: each is the server refusing
 // to act on something that moved or went away, which is the truth.
-const EXPECTED_CODES = new Set(['ref_stale', 'ref_hidden', 'target_occluded', 'out_of_viewport']);
+const EXPECTED_CODES = new Set(['ref_stale', 'ref_hidden', 'target_occluded', 'focus_moved', 'out_of_viewport']);
 const PAGES = ['/soak/list.html', '/soak/rerender.html', '/soak/moving.html'];
 const log = (line) => values.quiet || process.stderr.write(`${line}\n`);
 

@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   ref_hidden: 'The element exists but is not visible or has no size. Scroll, open its container, or pick another.',
   ambiguous_target: 'The target matches more than one element. Use a ref from a fresh snapshot.',
   target_occluded: 'Another element covers the target point (`details` say which). Close the overlay or use a ref.',
+  focus_moved:
+    'The keys did not all reach the element they were typed into: the page moved focus while they went out (`landed` in the text says where). Keys firefox-use could stop were stopped; read the fields before you type again.',
   out_of_viewport: 'The coordinate lies outside the viewport. Scroll or use a ref, which scrolls for you.',
   navigation_timeout: 'The page did not finish loading in time. The tab shows whatever had loaded.',
   navigation_failed: 'The URL could not be loaded (DNS, refused connection, bad scheme).',

@@ -55,9 +55,10 @@ describe('computer: delivery checked into cross-origin frames, late renders, dra
       expect(await text('#log', 0)).to.match(/^down 40\nup 250\n/);
     });
 
-    it('a drag from the host page into the out-of-process frame says the release did not arrive', async function () {
-      const result = await ok({ action: 'left_click_drag', start_coordinate: [50, 50], coordinate: [185, 305] });
-      expect(result.structuredContent.delivered, server.text(result)).to.equal(false);
+    it('a drag from the host page into the out-of-process frame says the release did not arrive, as an error', async function () {
+      const result = await server.call('computer', { tabId, action: 'left_click_drag', start_coordinate: [50, 50], coordinate: [185, 305] });
+      expect(result.isError, server.text(result)).to.equal(true);
+      expect(result.structuredContent.error, server.text(result)).to.include({ code: 'target_occluded', delivered: false });
       expect(server.text(result), server.text(result)).to.match(/NOT delivered.*the release saw nothing/);
     });
 

@@ -8,8 +8,8 @@ async function refOf(server, tabId, selector) {
   return (await server.ok('test_ref_for_selector', { tabId, selector })).structuredContent.ref;
 }
 
-async function textOf(server, tabId, selector) {
-  return (await server.ok('test_text_of_selector', { tabId, selector })).structuredContent.text;
+async function textOf(server, tabId, selector, frame) {
+  return (await server.ok('test_text_of_selector', { tabId, selector, ...(frame === undefined ? {} : { frame }) })).structuredContent.text;
 }
 
 describe('hostile pages: replies that stay true', function () {
@@ -28,10 +28,11 @@ describe('hostile pages: replies that stay true', function () {
       const ref = await refOf(server, tabId, '#cancel');
       const click = await server.call('computer', { tabId, action: 'left_click', ref });
       const text = server.text(click);
+      // An error, never success prose: nothing was pressed.
+      expect(click.isError, text).to.equal(true);
+      expect(click.structuredContent.error, text).to.include({ code: 'target_occluded', ref, delivered: false });
       expect(text).to.match(/NOT pressed/);
       expect(text).to.include('Delete account');
-      expect(click.structuredContent.ok, text).to.equal(false);
-      expect(click.structuredContent.delivered, text).to.equal(false);
       expect(await textOf(server, tabId, '#log')).to.equal('nothing yet');
     });
   }
@@ -42,11 +43,11 @@ describe('hostile pages: replies that stay true', function () {
       const ref = await refOf(server, tabId, '#cancel');
       const typed = await server.call('computer', { tabId, action: 'type', ref, text: 'hello', ...(paste ? { paste: true } : {}) });
       const text = server.text(typed);
+      expect(typed.isError, text).to.equal(true);
+      expect(typed.structuredContent.error, text).to.include({ code: 'target_occluded', ref, delivered: false });
       expect(text).to.match(/NOT pressed/);
       expect(text).to.include('Delete account');
       expect(text).to.match(/Nothing was (typed|pasted)/);
-      expect(typed.structuredContent.ok, text).to.equal(false);
-      expect(typed.structuredContent.delivered, text).to.equal(false);
       expect(await textOf(server, tabId, '#log')).to.equal('nothing yet');
     });
   }
@@ -80,34 +81,40 @@ describe('hostile pages: replies that stay true', function () {
     });
   }
 
-  it('does not call typing delivered when the page moves focus after the first key', async function () {
+  it('answers focus_moved when the page moves focus after the first key, and the rest of the keys reach nothing', async function () {
     await server.ok('navigate', { tabId, url: fixtures.url('/hostile/focus-thief.html') });
     const ref = await refOf(server, tabId, '#name');
-    const typed = await server.ok('computer', { tabId, action: 'type', ref, text: 'Ann Smith' });
+    const typed = await server.call('computer', { tabId, action: 'type', ref, text: 'Ann Smith' });
     const text = server.text(typed);
-    expect(typed.structuredContent.delivered, text).to.equal(false);
-    expect(text).to.include('textbox "Amount"');
+    expect(typed.isError, text).to.equal(true);
+    expect(typed.structuredContent.error, text).to.include({ code: 'focus_moved', ref, delivered: false });
+    expect(text).to.include('after key 1 of 9 the page moved focus to textbox "Amount" (input#amount); the other 8 were stopped before the page saw them');
     expect(await textOf(server, tabId, '#name')).to.equal('A');
-    expect(await textOf(server, tabId, '#amount')).to.equal('nn Smith');
+    // The key gate stopped them: the field the page moved focus to got none.
+    expect(await textOf(server, tabId, '#amount')).to.equal('');
   });
 
-  it('does not call typing delivered when the page moves focus into a frame after the first key, and answers at once', async function () {
+  it('answers focus_moved when the page moves focus into a frame after the first key, takes focus back and stops the rest', async function () {
     await server.ok('navigate', { tabId, url: fixtures.url('/hostile/focus-thief-frame.html') });
     const ref = await refOf(server, tabId, '#name');
     // The read-back goes out with the keys and waits for their keyups; those typed into the frame never come.
-    const typed = await server.ok('computer', { tabId, action: 'type', ref, text: 'Ann Smith' });
+    const typed = await server.call('computer', { tabId, action: 'type', ref, text: 'Ann Smith' });
     const text = server.text(typed);
-    expect(typed.structuredContent.delivered, text).to.equal(false);
-    expect(text).to.include('after key 1 of 9 the page moved focus into iframe (iframe#pay); 8 of the keys went there');
+    expect(typed.isError, text).to.equal(true);
+    expect(typed.structuredContent.error, text).to.include({ code: 'focus_moved', delivered: false });
+    expect(text).to.include('after key 1 of 9 the page moved focus into iframe (iframe#pay) (firefox-use took focus back from it); the other 8 were stopped');
     expect(await textOf(server, tabId, '#name')).to.equal('A');
+    // Focus was taken back from the frame before the next key: the frame's field got none of them.
+    expect(await textOf(server, tabId, '#card', 0)).to.equal('');
   });
 
-  it('does not call typing without a ref delivered when the page moves focus after the first key', async function () {
+  it('answers focus_moved for typing without a ref when the page moves focus after the first key', async function () {
     await server.ok('navigate', { tabId, url: fixtures.url('/hostile/focus-thief.html') });
     await server.ok('computer', { tabId, action: 'left_click', ref: await refOf(server, tabId, '#name') });
-    const typed = await server.ok('computer', { tabId, action: 'type', text: 'Ann' });
+    const typed = await server.call('computer', { tabId, action: 'type', text: 'Ann' });
     const text = server.text(typed);
-    expect(typed.structuredContent.delivered, text).to.equal(false);
+    expect(typed.structuredContent.error, text).to.include({ code: 'focus_moved', delivered: false });
     expect(text).to.include('textbox "Amount"');
+    expect(await textOf(server, tabId, '#amount')).to.equal('');
   });
 });

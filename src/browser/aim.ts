@@ -59,6 +59,8 @@ export interface Probes {
   focusPin?: boolean;
   /** Events to watch at the element under the drag's start point (top-level viewport). */
   startWatch?: { point: Point; types: string[] };
+  /** A press by ref: press events that would reach another control are stopped in the page (PrepareArgs.pressGate). */
+  pressGate?: true;
 }
 
 export function newToken(): string {
@@ -85,6 +87,7 @@ function prepareArgs(token: string, probes: Probes): PrepareArgs {
     ...(probes.dragWatch ? { dragWatch: true } : {}),
     ...(probes.focusWatch ? { focusWatch: probes.focusWatch } : {}),
     ...(probes.focusPin ? { focusPin: true } : {}),
+    ...(probes.pressGate ? { pressGate: true } : {}),
   };
 }
 
@@ -122,7 +125,7 @@ export async function aim(context: ActionScope, args: AimArgs, token: string, pr
     const framePoint = preparation.aim!.point;
     let point = framePoint;
     topPreparation = preparation;
-    if (!inTop) ({ point, top: topPreparation } = await gateUp(context, target.frameContext, framePoint, token, delta, ref, start));
+    if (!inTop) ({ point, top: topPreparation } = await gateUp(context, target.frameContext, framePoint, token, delta, ref, start, probes.pressGate));
     result = { context: target.frameContext, point, framePoint, inputContext: target.frameContext, ref, refArgs, preparation, delta, probed: true, ...(start ? { startContext: tab.context } : {}) };
     if (!inTop && start && topPreparation.startOnFrame) {
       // The drag starts over the frame too: watch its press there (one more call; drags only).
@@ -237,6 +240,7 @@ async function gateUp(
   delta: DeltaWatch,
   ref: string,
   start: Probes['startWatch'],
+  pressGate?: true,
 ): Promise<{ point: Point; top: ActionPreparation }> {
   const { tab } = context;
   let point = framePoint;
@@ -250,6 +254,7 @@ async function gateUp(
         const prepare: PrepareArgs = {
           token,
           gate: { frame: { docId: link.docId, localId: link.id }, point },
+          ...(pressGate ? { pressGate } : {}),
           ...(atTop ? { delta: delta.startArgs, ...(start ? { startWatch: start } : {}) } : {}),
         };
         const answer = await tab.callPage('prepareAction', prepare, { context: parent });

@@ -6,6 +6,7 @@ import type { Modifier } from './input/keys.js';
 import { withModifiers } from './input/keyboard.js';
 import { clickActions, mouseSource, moveTo, type Button, type InputSource, type Point } from './input/pointer.js';
 import { NOTCH_PX, wheelSource, type ScrollDirection } from './input/wheel.js';
+import type { PressStop } from '../contract/index.js';
 import { aim, newToken, type ActionScope, type Aim, type AimArgs, type Probes } from './aim.js';
 import { dispatch, type Dispatched } from './action-engine.js';
 
@@ -15,6 +16,8 @@ export interface Pressed {
   dispatched: Dispatched;
   /** A press held back because the page changed the target when the pointer reached it: what it changed. */
   refused?: string;
+  /** Press events the page's press gate stopped, as they would have reached another control. */
+  stopped?: PressStop;
 }
 
 export interface ClickHow {
@@ -72,7 +75,7 @@ export function moveAlone(target: Aim): InputSource[] {
 
 /** Clicks `count` times with `button` at a ref (guarded; the press checked after the pointer's arrival) or a point. */
 export async function click(scope: ActionScope, where: AimArgs, how: ClickHow): Promise<Pressed> {
-  const probes = clickProbes(how.button, how.count);
+  const probes: Probes = { ...clickProbes(how.button, how.count), ...(where.ref ? { pressGate: true as const } : {}) };
   const token = newToken();
   const target = await aim(scope, where, token, probes);
   const split = pressNeedsCheck(scope, target);
@@ -83,7 +86,8 @@ export async function click(scope: ActionScope, where: AimArgs, how: ClickHow): 
   const batches = split ? [moveAlone(target), actions] : [actions];
   const dispatched = await dispatch(scope, target, batches, { token, need: probes.need }, split ? { between } : {});
   scope.tab.movePointer(target.point);
-  return { target, dispatched, ...(refused ? { refused } : {}) };
+  const stopped = dispatched.conclusion?.pressStopped;
+  return { target, dispatched, ...(refused ? { refused } : {}), ...(stopped ? { stopped } : {}) };
 }
 
 /** Rests the pointer on a ref (guarded) or a point, and waits a little for what the hover shows. */

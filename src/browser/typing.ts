@@ -1,7 +1,7 @@
 // The action engine's keyboard API by intent: a tool says what to type (text, chords, or a paste) and where (at a
 // ref's field, clicked first, or wherever focus is); the engine decides the click's press check, the focus check
 // before the keys, the End key a field without a selection API needs, and how the keys are batched.
-import type { FocusCheck, PrepareArgs } from '../contract/index.js';
+import type { FocusCheck, PrepareArgs, PressStop } from '../contract/index.js';
 import { PASTE_CHORD, withClipboardText } from './clipboard.js';
 import { DeltaWatch } from './delta.js';
 import { END_KEY, chordActions, keySource, typeSources } from './input/keyboard.js';
@@ -37,6 +37,8 @@ export interface TypedByRef {
   dispatched: Dispatched;
   /** The click's press held back: what the page changed when the pointer reached the field. Nothing was typed. */
   refused?: string;
+  /** The click's press events stopped by the page's press gate (they would have reached another control). Nothing was typed. */
+  stopped?: PressStop;
   /** Where focus was after the click; when not on the field, no key went out. */
   focus?: FocusCheck;
   /** The field held focus already: no click, the keys went in at its caret. */
@@ -45,7 +47,7 @@ export interface TypedByRef {
 
 const KEYS = { watch: ['keydown', 'input'], need: ['keydown'] };
 /** The click a type by ref may start with: watched at the field as any click is. */
-const CLICK = { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'] };
+const CLICK = { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'], pressGate: true as const };
 /** Longest wait for the scroll a key like End starts (it lands ~10-60 ms after the key events return), ms. */
 const KEY_SCROLL_WAIT_MS = 150;
 /** Key presses per performActions call, so a long text cannot run into the action timeout. */
@@ -134,7 +136,8 @@ async function clickThenTypeChecked(scope: ActionScope, ref: string, keys: Keys)
       const waitMs = target.context === tab.context ? 0 : FRAME_EVENT_WAIT_MS;
       const caretToEnd = typing?.append === 'selection';
       // Aimed by ref, so the target has its element's ids.
-      typed.focus = await tab.callPage('focusCheck', { ref: target.refArgs!, waitMs, ...(caretToEnd ? { caretToEnd } : {}) }, { context: target.context });
+      typed.focus = await tab.callPage('focusCheck', { ref: target.refArgs!, token, waitMs, ...(caretToEnd ? { caretToEnd } : {}) }, { context: target.context });
+      if (typed.focus.pressStopped) typed.stopped = typed.focus.pressStopped;
       return typed.focus.focused;
     };
   }
@@ -142,7 +145,8 @@ async function clickThenTypeChecked(scope: ActionScope, ref: string, keys: Keys)
   const dispatched = await sending(scope, keys, () => dispatch(scope, target, batches, conclude, { between, ...(pin ? { readWithKeys: true } : {}) }));
   if ('placed' in dispatched) return dispatched;
   if (!typed.noClick) tab.movePointer(target.point);
-  return { ...typed, dispatched };
+  const stopped = typed.stopped ?? dispatched.conclusion?.pressStopped;
+  return { ...typed, dispatched, ...(stopped ? { stopped } : {}) };
 }
 
 /**
@@ -154,7 +158,7 @@ const focusLeft = new WeakMap<Tab, { ref: string; activity: number; target: Aim 
 
 function rememberFocus(tab: Tab, ref: string, typed: TypedByRef): void {
   const conclusion = typed.dispatched.conclusion;
-  const clean = !typed.refused && (typed.focus?.focused ?? true) && conclusion?.keysAllUp && conclusion.focusDelivery?.delivered;
+  const clean = !typed.refused && !typed.stopped && (typed.focus?.focused ?? true) && conclusion?.keysAllUp && conclusion.focusDelivery?.delivered;
   if (clean && typed.target.context === tab.context && typed.target.preparation.gateFirst) focusLeft.set(tab, { ref, activity: tab.activity, target: typed.target });
   else focusLeft.delete(tab);
 }

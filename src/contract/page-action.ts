@@ -117,6 +117,11 @@ export interface PrepareArgs {
    * keyups, so that none of them reaches the page. Only where `gateFirst` was answered before.
    */
   gateKeys?: number;
+  /**
+   * A click by ref: arm the press gate (src/page/press-gate.ts) at the ref's element, or in a frame's parent (with
+   * `gate`) at the iframe, so that press events reaching another control are stopped before the page sees them.
+   */
+  pressGate?: true;
 }
 
 export interface ActionPreparation {
@@ -186,6 +191,20 @@ export interface ActionConclusion {
   keysAllUp?: true;
   /** The keys sent with the action's preparation met a closed gate: the page saw none of them. */
   gated?: true;
+  /** The press gate stopped press events that would have reached another control: which, and why. */
+  pressStopped?: PressStop;
+  /** The press reached the target; its release, landing on another control the page drew there, was stopped. */
+  releaseKept?: PressStop;
+}
+
+/** Press events the press gate stopped before the page saw them (src/page/press-gate.ts). */
+export interface PressStop {
+  /** The stopped event types, in order. */
+  types: string[];
+  /** What the page did: `the page put button "Delete account" (button#delete) under the pointer`. */
+  reason: string;
+  /** The button had gone down on the target (the page swapped it in its answer to that). */
+  afterPress: boolean;
 }
 
 /** Before the press of a click by ref, once the pointer is over `point` (frame-local): is the target still there? */
@@ -216,6 +235,8 @@ export interface FocusCheck {
   /** Focus is on the target (or inside it, or on the control it labels). */
   focused: boolean;
   focus?: TargetSummary;
+  /** The click before the keys was stopped by the press gate (focusCheck with the action's token): no key goes out. */
+  pressStopped?: PressStop;
 }
 
 /** A type into a field that holds focus: its check (with `gateKeys`) and its read-back, in one page call. */

@@ -34,7 +34,7 @@ export interface PageOperations {
   /** prepareAction then concludeAction in one call, sent just before the keys of a type into a focused field. */
   typeAlong: { args: TypeAlongArgs; result: TypeAlongResult };
   releaseKeys: { args: { token: string }; result: { released: boolean } };
-  focusCheck: { args: { ref: GuardArgs; waitMs?: number; caretToEnd?: boolean }; result: FocusCheck };
+  focusCheck: { args: { ref: GuardArgs; waitMs?: number; caretToEnd?: boolean; token?: string }; result: FocusCheck };
   pressCheck: { args: PressCheckArgs; result: PressCheck };
   scrollRefIntoView: { args: GuardArgs; result: AimResult };
   waitQuiet: { args: QuietArgs; result: QuietReport };

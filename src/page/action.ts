@@ -11,7 +11,8 @@ import { aimAtFocusedField, aimAtPoint, aimAtRef, deepElementFromPoint, gateFram
 import { documentId, elementFor, localIdOf } from './registry.js';
 import { armScrollProbe, readScrollProbe } from './scroll-probe.js';
 import { armLeaving, readLeaving } from './leaving.js';
-import { closeGate, gateDrained, gateFirst, gatedFor, openGate } from './key-gate.js';
+import { clearKeyFilter, closeGate, gateDrained, gateFirst, gatedFor, openGate } from './key-gate.js';
+import { armPressGate, disarmPressGate, readPressGate } from './press-gate.js';
 import { pageIdentity } from './info.js';
 
 /**
@@ -19,6 +20,9 @@ import { pageIdentity } from './info.js';
  * already: any refusal, or a field no longer focused, closes the key gate for them.
  */
 export function prepareAction(args: PrepareArgs): ActionPreparation {
+  // A press gate or key filter some earlier action left must not judge this one's input.
+  disarmPressGate();
+  clearKeyFilter();
   if (!args.gateKeys) {
     // A gate some lost key left closed must not stop this action's input.
     openGate();
@@ -82,6 +86,11 @@ function prepare(args: PrepareArgs): ActionPreparation {
   const typing = args.ref && args.focusWatch ? typingTarget(args.ref) : undefined;
   const aim = args.ref ? (typing?.focused ? aimAtFocusedField(args.ref) : aimAtRef(args.ref)) : args.point ? aimAtPoint(args.point) : undefined;
   const gate = args.gate ? gateFrame(args.gate) : undefined;
+  // Armed last of the checks: a refusal above leaves nothing armed.
+  if (args.pressGate) {
+    if (gate && args.gate) armPressGate(args.token, elementFor(args.gate.frame.docId, args.gate.frame.localId), true);
+    else if (args.ref && aim && !aim.frame && !typing?.focused) armPressGate(args.token, elementFor(args.ref.docId, args.ref.localId));
+  }
   // A point over an iframe: the events go to the frame's document, where the server arms the probes instead.
   if (!aim?.frame) {
     if (args.watch) armDelivery({ token: args.token, types: args.watch, ref: args.ref, point: args.ref ? undefined : aim?.point });
@@ -163,6 +172,7 @@ export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusi
   const focusDelivery = args.focusNeed ? readDelivery({ token: `${args.token}:focus`, need: args.focusNeed }) : undefined;
   const startDelivery = args.startNeed ? readDelivery({ token: `${args.token}:start`, need: args.startNeed }) : undefined;
   const leaving = readLeaving(args.token);
+  const { stop: pressStopped, kept: releaseKept } = readPressGate(args.token);
   return {
     delivery,
     ...(focusDelivery ? { focusDelivery } : {}),
@@ -173,5 +183,7 @@ export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusi
     ...(leaving ? { leaving: true as const } : {}),
     ...(keysAllUp ? { keysAllUp: true as const } : {}),
     ...(gated ? { gated: true as const } : {}),
+    ...(pressStopped ? { pressStopped } : {}),
+    ...(releaseKept ? { releaseKept } : {}),
   };
 }

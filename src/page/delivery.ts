@@ -6,7 +6,7 @@ import { documentId } from './registry.js';
 import { isFrame, targetOf } from './guard.js';
 import { focusReaches, hitsTarget } from './hit.js';
 import { WatchRegistry, type ArmedWatch } from './watch-registry.js';
-import { gatedFor, openGate } from './key-gate.js';
+import { filterKeys, gatedFor, openGate } from './key-gate.js';
 import { pageIdentity } from './info.js';
 
 interface Watch extends ArmedWatch {
@@ -50,6 +50,13 @@ interface KeyPin {
    * field; while the target stays and no focus event came in between, the answer stands. Cleared by focusin/out.
    */
   seenAt?: { target: EventTarget | null; onTarget: boolean };
+  /** The key event the key gate's filter judged last, and its verdict (the watch's own listener reuses it). */
+  judged?: { event: Event; hit: boolean };
+  /** Keydowns the key gate stopped (focus was not on the target), and the keys whose keydown it stopped. */
+  stopped: number;
+  stoppedKeys: Set<string>;
+  /** The page moved focus into this frame while the keys went out; firefox-use took it back (described). */
+  frameTaken?: string;
 }
 
 const watches = new WatchRegistry<Watch>();
@@ -107,7 +114,9 @@ export function armDelivery(args: DeliveryArgs): { armed: true; docId: string } 
     remove: () => undefined,
     timer: 0,
     scrollAt: { x: window.scrollX, y: window.scrollY, hash: location.hash },
-    ...(args.pin ? { pin: { target: args.ref ? targetOf({ ref: args.ref }) : null, byRef: Boolean(args.ref), keys: 0, away: 0, lastKey: '', ups: 0 } } : {}),
+    ...(args.pin
+      ? { pin: { target: args.ref ? targetOf({ ref: args.ref }) : null, byRef: Boolean(args.ref), keys: 0, away: 0, lastKey: '', ups: 0, stopped: 0, stoppedKeys: new Set<string>() } }
+      : {}),
   };
   // A pinned watch aims at the ref's element; its events are judged by where focus is (keyReached).
   if (watch.pin) watch.followFocus = true;
@@ -115,7 +124,8 @@ export function armDelivery(args: DeliveryArgs): { armed: true; docId: string } 
   const listener = (event: Event) => {
     if (!event.isTrusted) return;
     let origin: Element | null | undefined;
-    const hit = watch.pin ? keyReached(watch.pin, event) : watch.atPoint || reached(event, watch.followFocus ? deepActiveElement() : watch.target, (origin = originOf(event)));
+    const judged = watch.pin?.judged?.event === event ? watch.pin.judged.hit : undefined;
+    const hit = watch.pin ? (judged ?? keyReached(watch.pin, event)) : watch.atPoint || reached(event, watch.followFocus ? deepActiveElement() : watch.target, (origin = originOf(event)));
     if (hit) watch.seen.add(event.type);
     else {
       watch.stray.add(event.type);
@@ -124,20 +134,47 @@ export function armDelivery(args: DeliveryArgs): { armed: true; docId: string } 
     }
   };
   const pin = watch.pin;
-  const onKeyUp = (event: Event) => {
-    if (!event.isTrusted || !pin) return;
+  const countUp = (pin: KeyPin) => {
     pin.ups++;
     if (pin.upWaiter && pin.ups >= pin.upWaiter.count) nextTask(pin.upWaiter.resolve);
   };
-  const onFocusMoved = () => {
-    if (pin) pin.seenAt = undefined;
+  const onKeyUp = (event: Event) => {
+    if (!event.isTrusted || !pin || pin.judged?.event === event) return;
+    countUp(pin);
   };
+  const onFocusMoved = (event: Event) => {
+    if (!pin) return;
+    pin.seenAt = undefined;
+    // Focus moved into a frame: keys would go to its document, where this one cannot stop them. Once the page's
+    // handler that moved it has returned, focus is taken back to this document, where the filter stops the keys.
+    if (event.type === 'focusout' || event.type === 'blur') queueMicrotask(() => takeBackFromFrame(pin));
+  };
+  // The key gate's filter, first of the window's key listeners: a key that would not reach the target is stopped.
+  const unfilter = pin
+    ? filterKeys((event) => {
+        if (event.type === 'keyup') {
+          countUp(pin);
+          const key = (event as KeyboardEvent).code || (event as KeyboardEvent).key;
+          const hit = !pin.stoppedKeys.delete(key);
+          pin.judged = { event, hit };
+          return hit;
+        }
+        const hit = keyReached(pin, event);
+        pin.judged = { event, hit };
+        if (!hit) {
+          pin.stopped++;
+          pin.stoppedKeys.add((event as KeyboardEvent).code || (event as KeyboardEvent).key);
+        }
+        return hit;
+      })
+    : undefined;
   for (const type of args.types) window.addEventListener(type, listener, { capture: true });
   if (pin) {
     window.addEventListener('keyup', onKeyUp, { capture: true });
     for (const type of FOCUS_MOVES) window.addEventListener(type, onFocusMoved, { capture: true });
   }
   watch.remove = () => {
+    unfilter?.();
     for (const type of args.types) window.removeEventListener(type, listener, { capture: true });
     if (pin) {
       window.removeEventListener('keyup', onKeyUp, { capture: true });
@@ -149,8 +186,19 @@ export function armDelivery(args: DeliveryArgs): { armed: true; docId: string } 
   return { armed: true, docId: documentId };
 }
 
-/** Focus moving anywhere in the document, shadow trees included (both are composed). */
-const FOCUS_MOVES = ['focusin', 'focusout'];
+/** Focus moving anywhere in the document, shadow trees included (both are composed), or out of it (blur). */
+const FOCUS_MOVES = ['focusin', 'focusout', 'blur'];
+
+/** Typing pinned to a field of this document: focus the page moved into a frame comes back here (see onFocusMoved). */
+function takeBackFromFrame(pin: KeyPin): void {
+  const active = deepActiveElement();
+  if (!pin.target || !(isFrame(active) || active?.localName === 'object' || active?.localName === 'embed')) return;
+  // Focus a Tab or Enter of the text moved (a form sent into a payment frame), or moved once every key was in, is
+  // the page's own to keep.
+  if (pin.lastKey === 'Tab' || pin.lastKey === 'Enter' || (pin.expectedUps !== undefined && pin.ups >= pin.expectedUps)) return;
+  pin.frameTaken ??= describe(active);
+  (active as HTMLElement).blur();
+}
 
 export function deepActiveElement(): Element | null {
   let active = document.activeElement;
@@ -248,13 +296,18 @@ export function readDelivery(args: { token: string; need: string[] }): DeliveryR
   if (scrolled) report.scrolled = scrolled;
   const pin = watch.pin;
   if (pin?.firstAway) {
-    // Some keys went to another element than the one typed into: the page moved focus in the middle of the text.
+    // Some keys did not reach the element typed into: the page moved focus before or in the middle of the text.
     report.delivered = false;
     const { index, where: to } = pin.firstAway;
+    const total = Math.max(pin.keys, pin.expectedUps ?? 0);
+    const into = pin.frameTaken ? `into ${pin.frameTaken} (firefox-use took focus back from it)` : `to ${to}`;
+    const fate =
+      pin.stopped === pin.away
+        ? `${index === 1 ? 'all' : 'the other'} ${pin.away} were stopped before the page saw them`
+        : `${pin.away} went elsewhere (${pin.stopped} of them stopped before the page saw them)`;
+    const leaked = pin.expectedUps !== undefined && pin.keys < pin.expectedUps ? `; ${pin.expectedUps - pin.keys} reached another document first` : '';
     report.landed =
-      index === 1
-        ? `the keys went to ${to}${pin.away < pin.keys ? ` (${pin.keys - pin.away} of ${pin.keys} reached the target)` : ''}`
-        : `after key ${index - 1} of ${pin.keys} the page moved focus to ${to}; ${pin.away} of the keys went elsewhere`;
+      index === 1 ? `focus was not on it when the keys came (it was ${into.replace(/^to /, 'on ')}): ${fate}${leaked}` : `after key ${index - 1} of ${total} the page moved focus ${into}; ${fate}${leaked}`;
   } else if (pin?.expectedUps !== undefined && pin.keys < pin.expectedUps) {
     // Focus moved to another document (a frame) while the keys went out: this one never saw the rest.
     report.delivered = false;

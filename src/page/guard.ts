@@ -8,6 +8,7 @@ import { waitUntil } from './wait.js';
 import { composedChildren, composedParent } from './composed.js';
 import { drawnBy } from './drawn.js';
 import { focusReaches, hitsTarget } from './hit.js';
+import { peekPressGate } from './press-gate.js';
 
 /** The element at a viewport point, looking into open shadow roots (elementFromPoint stops at the host). */
 export function deepElementFromPoint(x: number, y: number): Element | null {
@@ -196,7 +197,10 @@ export function gateFrame(args: GateArgs): GateResult {
  * After the click of a `type` with a ref: whether focus landed on that field, before any key is pressed. With
  * `caretToEnd`, the caret then goes after the field's text, so the keys append instead of landing where the click did.
  */
-export async function focusCheck(args: { ref: GuardArgs; waitMs?: number; caretToEnd?: boolean }): Promise<FocusCheck> {
+export async function focusCheck(args: { ref: GuardArgs; waitMs?: number; caretToEnd?: boolean; token?: string }): Promise<FocusCheck> {
+  const stopped = args.token ? peekPressGate(args.token) : undefined;
+  // The click never reached the field: no key may follow it, wherever focus is.
+  if (stopped) return { focused: false, pressStopped: stopped };
   if (args.waitMs) await waitUntil(() => focusState(args.ref).focused, args.waitMs);
   const state = focusState(args.ref);
   if (state.focused && args.caretToEnd) {

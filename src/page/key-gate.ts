@@ -27,17 +27,43 @@ let closed: Closed | null = null;
 /** The last action whose keys the gate was closed for (it stays known once the gate opened again). */
 let gatedToken: string | null = null;
 
+/**
+ * While text is typed pinned to one field (delivery.ts): judges each trusted key event, and the gate stops those it
+ * refuses (the page moved focus elsewhere between the focus check and the keys, or in the middle of the text).
+ */
+let filter: ((event: Event) => boolean) | null = null;
+
 function stop(event: Event): void {
-  if (!closed || !event.isTrusted) return;
+  if (!event.isTrusted) return;
+  if (!closed) {
+    if (filter && !filter(event)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+    return;
+  }
   event.preventDefault();
   event.stopImmediatePropagation();
   if (event.type === 'keyup' && ++closed.ups >= closed.expected) openGate();
 }
 
-if (gateFirst) {
-  // Cancelling keydown cancels the keypress, beforeinput and input it would bring; keyup has to be stopped itself.
-  window.addEventListener('keydown', stop, { capture: true });
-  window.addEventListener('keyup', stop, { capture: true });
+// Cancelling keydown cancels the keypress, beforeinput and input it would bring; keyup has to be stopped itself.
+// In a document that predates the preload the listener comes after the page's own window listeners, but still
+// before every other (the key filter's use there); closeGate works only where it is first.
+window.addEventListener('keydown', stop, { capture: true });
+window.addEventListener('keyup', stop, { capture: true });
+
+/** Removes the key filter a typing watch left (its read-back never came): the next action's keys are its own. */
+export function clearKeyFilter(): void {
+  filter = null;
+}
+
+/** Sets the key filter; returns a function that removes it if it is still the one set. */
+export function filterKeys(judge: (event: Event) => boolean): () => void {
+  filter = judge;
+  return () => {
+    if (filter === judge) filter = null;
+  };
 }
 
 /** Stops the next `expected` keys' events (counted by their keyups). */

@@ -177,7 +177,7 @@ export const computerTool = defineTool({
     '--device-scale-factor is (rendered at that ratio, scaled back), so a point read off a viewport screenshot is the ' +
     'coordinate to pass; zoom shows the detail, by default at that ratio.',
   scope: 'tab',
-  errors: ['ref_stale', 'ref_hidden', 'target_occluded', 'out_of_viewport'],
+  errors: ['ref_stale', 'ref_hidden', 'target_occluded', 'focus_moved', 'out_of_viewport'],
   input: computerInput,
   output: computerOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },

@@ -49,20 +49,45 @@ describe('unit: the click engine on a scripted connection', function () {
     ]);
   });
 
-  it('answers NOT delivered, naming where the press went, when the probe saw it reach another element', async function () {
+  it('answers target_occluded, NOT delivered, naming where the press went, when the probe saw it reach another element', async function () {
     const { link, ref, act } = await scene();
     link.page('concludeAction', { delivery: report({ delivered: false, seen: [], landed: 'pointerdown went to generic (div#mask)' }), delta: noChange });
+    const error = await failure(act({ action: 'left_click', ref }));
+    expect(error?.code).to.equal('target_occluded');
+    expect(error.message).to.include(`left_click ${ref}: NOT delivered to the target (the input saw nothing at the target (pointerdown went to generic (div#mask))).`);
+    expect(error.details).to.include({ ref, delivered: false });
+  });
+
+  it('answers target_occluded when the page\'s press gate stopped the press (a control swapped in as the button went down)', async function () {
+    const { link, ref, act } = await scene();
+    const pressStopped = { types: ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'], reason: 'the page put button "Delete account" (button#delete) under the pointer', afterPress: false };
+    link.page('concludeAction', { delivery: report({ delivered: false, seen: [] }), delta: noChange, pressStopped });
+    const error = await failure(act({ action: 'left_click', ref }));
+    expect(error?.code).to.equal('target_occluded');
+    expect(error.message).to.equal(
+      `left_click ${ref}: NOT pressed: as the button went down, the page put button "Delete account" (button#delete) under the pointer; the press (pointerdown, mousedown, pointerup, mouseup, click) was stopped before the page saw it. Nothing was pressed.`,
+    );
+    // The gate is armed by the aim's own page call: no round trip more than a plain click.
+    expect(link.pageCalls.map((c) => c.op)).to.deep.equal(['prepareAction', 'pressCheck', 'concludeAction']);
+    expect(link.pageCalls[0].args.pressGate).to.equal(true);
+  });
+
+  it('stays delivered when only the release was kept from a control the page drew under the pointer after the press, and says so', async function () {
+    const { link, ref, act } = await scene();
+    const releaseKept = { types: ['pointerup', 'mouseup'], reason: 'the page put menuitem "Add note" (button#add-note) under the pointer', afterPress: true };
+    link.page('concludeAction', { delivery: report({ seen: ['pointerdown'], after: 'pointerup then went to menuitem "Add note"' }), delta: noChange, releaseKept });
     const { structured, text } = await act({ action: 'left_click', ref });
-    expect(text).to.include(`left_click ${ref}: NOT delivered to the target (the input saw nothing at the target (pointerdown went to generic (div#mask))).`);
-    expect(structured.delivered).to.equal(false);
+    expect(structured).to.include({ ok: true, delivered: true });
+    expect(text).to.include('After the press, the page put menuitem "Add note" (button#add-note) under the pointer; the release (pointerup, mouseup) was stopped before the page saw it.');
   });
 
   it('holds the press back when the press check finds the target changed: no pointerDown is sent', async function () {
     const { link, ref, act } = await scene();
     link.page('pressCheck', { ok: false, changed: 'it was replaced by button "Delete account"' });
-    const { structured, text } = await act({ action: 'left_click', ref });
-    expect(text).to.match(/NOT pressed: when the pointer reached it, it was replaced by button "Delete account"/);
-    expect(structured).to.include({ ok: false, delivered: false });
+    const error = await failure(act({ action: 'left_click', ref }));
+    expect(error?.code).to.equal('target_occluded');
+    expect(error.message).to.match(/NOT pressed: when the pointer reached it, it was replaced by button "Delete account"/);
+    expect(error.details).to.include({ delivered: false });
     expect(inputTypes(link)).to.deep.equal(['pointerMove']);
   });
 
@@ -160,8 +185,9 @@ describe('unit: the click engine on a scripted connection', function () {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(answered, 'answered before Firefox said the keys were out').to.equal(false);
     release();
-    const { text } = await reply;
-    expect(text).to.include('NOT delivered');
+    const error = await failure(reply);
+    expect(error?.code).to.equal('focus_moved');
+    expect(error.message).to.include('NOT delivered');
   });
 });
 

@@ -30,14 +30,14 @@ function atFocusResult(action: string, { focused, dispatched }: TypedAtFocus, ke
     target: focus?.focus ?? focused.preparation.focused,
     preparation: focused.preparation,
     dispatched,
-    verdicts: focused.probed ? [{ what: keys, report: focus }] : [],
+    verdicts: focused.probed ? [{ what: keys, report: focus, code: 'focus_moved' }] : [],
     details,
   });
 }
 
 /** The reply of a type by ref: not pressed, pressed without focus (nothing typed), or the click's and the keys' verdicts. */
 function refResult(ref: string, run: TypedByRef, keys: string, verb: string, details: string[]): Reply {
-  const { target, dispatched, focus, refused } = run;
+  const { target, dispatched, focus, refused, stopped } = run;
   const unfocused = focus && !focus.focused;
   return actionResult({
     action: 'type',
@@ -47,14 +47,14 @@ function refResult(ref: string, run: TypedByRef, keys: string, verb: string, det
     preparation: target.preparation,
     dispatched,
     verdicts: run.noClick
-      ? [{ what: keys, report: dispatched.conclusion?.focusDelivery }]
+      ? [{ what: keys, report: dispatched.conclusion?.focusDelivery, code: 'focus_moved' }]
       : unfocused
         ? [{ what: 'the click', report: dispatched.conclusion?.delivery }]
         : [
             { what: 'the click', report: dispatched.conclusion?.delivery },
-            { what: keys, report: dispatched.conclusion?.focusDelivery },
+            { what: keys, report: dispatched.conclusion?.focusDelivery, code: 'focus_moved' },
           ],
-    details: refused
+    details: refused || stopped
       ? [`Nothing was ${verb}.`]
       : unfocused
         ? [`The click did not put focus on it (focus is on ${summaryText(focus?.focus)}): nothing was ${verb}.`]
@@ -62,6 +62,7 @@ function refResult(ref: string, run: TypedByRef, keys: string, verb: string, det
           ? [...details, `It had focus: ${verb} at its caret, no click.`]
           : details,
     ...(refused ? { refused } : {}),
+    ...(stopped ? { stopped } : {}),
     extra: unfocused ? { ok: false, note: `focus did not reach the field; nothing was ${verb}` } : undefined,
   });
 }

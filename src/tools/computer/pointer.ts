@@ -14,7 +14,7 @@ const CLICKS: Record<string, { button: Button; count: number }> = {
 };
 
 /** The reply of a click or hover: whether the input arrived, or the press held back and why. */
-function pointerResult(args: ComputerArgs, { target, dispatched, refused }: Pressed, modifiers: string[]) {
+function pointerResult(args: ComputerArgs, { target, dispatched, refused, stopped }: Pressed, modifiers: string[]) {
   return actionResult({
     action: args.action,
     ref: target.ref,
@@ -23,9 +23,16 @@ function pointerResult(args: ComputerArgs, { target, dispatched, refused }: Pres
     preparation: target.preparation,
     dispatched,
     verdicts: target.probed && !refused ? [{ what: 'the input', report: dispatched.conclusion?.delivery }] : [],
-    details: modifiers.length && !refused ? [`Held: ${modifiers.join('+')}.`] : undefined,
+    details: refused ? undefined : [...keptText(dispatched), ...(modifiers.length ? [`Held: ${modifiers.join('+')}.`] : [])],
     ...(refused ? { refused } : {}),
+    ...(stopped ? { stopped } : {}),
   });
+}
+
+/** A release the press gate kept from another control the page drew under the pointer after the press. */
+function keptText(dispatched: Pressed['dispatched']): string[] {
+  const kept = dispatched.conclusion?.releaseKept;
+  return kept ? [`After the press, ${kept.reason}; the release (${kept.types.join(', ')}) was stopped before the page saw it.`] : [];
 }
 
 const click: ActionHandler = async (context, args) => {

@@ -1,10 +1,11 @@
 // The few hundred characters an action answers with: what was done to what, whether it arrived, what changed.
-import type { ActionPreparation, DeliveryReport, TargetSummary } from '../../contract/index.js';
+import type { ActionPreparation, DeliveryReport, PressStop, TargetSummary } from '../../contract/index.js';
 import type { Point } from '../../browser/input/pointer.js';
 import type { ComputerResult } from '../computer.js';
 import type { ToolResponse } from '../tool.js';
 import type { Dispatched } from '../../browser/action-engine.js';
 import { describeDownloads } from '../../browser/downloads.js';
+import { ToolError, type ErrorCode } from '../../errors.js';
 
 export function summaryText(summary: TargetSummary | undefined): string {
   if (!summary) return 'nothing';
@@ -27,6 +28,8 @@ function coverText(summary: TargetSummary | undefined): string {
 export interface Verdict {
   what: string;
   report: DeliveryReport | undefined;
+  /** The error code when it was not delivered: pointer input that landed elsewhere is target_occluded. */
+  code?: ErrorCode;
 }
 
 export interface Outcome {
@@ -43,6 +46,16 @@ export interface Outcome {
   extra?: Partial<ComputerResult>;
   /** A press held back because the page changed the target when the pointer reached it: what it changed. */
   refused?: string;
+  /** Press events the page's press gate stopped (they would have reached another control). */
+  stopped?: PressStop;
+}
+
+/** Why a press was stopped in the page, for the reply. */
+function stoppedText(stop: PressStop): string {
+  const types = stop.types.join(', ');
+  return stop.afterPress
+    ? `the button went down on it, then ${stop.reason}; the rest of the press (${types}) was stopped before the page saw it, so it was not clicked.`
+    : `as the button went down, ${stop.reason}; the press (${types}) was stopped before the page saw it. Nothing was pressed.`;
 }
 
 function missed(verdict: Verdict): string {
@@ -73,16 +86,20 @@ export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
   const delta = dispatched.delta;
   let head = `${outcome.action}${outcome.ref ? ` ${outcome.ref}` : ` on ${hitText(outcome.target)}${at}${coverText(outcome.target)}`}`;
   const navigated = report ? !report.found : dispatched.conclusion === null && !dispatched.dialog;
-  if (outcome.refused) {
-    result.ok = false;
-    result.delivered = false;
-    result.note = `not pressed: ${outcome.refused}`;
-    head += `: NOT pressed: when the pointer reached it, ${outcome.refused}. Nothing was pressed; the pointer is over it now.`;
-  } else if (verdicts.length && verdicts.length === (outcome.verdicts ?? []).length) {
+  if (outcome.refused || outcome.stopped) {
+    // Refused before the button went down, or stopped in the page as it went down: an error, never success prose.
+    const why = outcome.refused ? `when the pointer reached it, ${outcome.refused}. Nothing was pressed; the pointer is over it now.` : stoppedText(outcome.stopped!);
+    const message = [`${head}: NOT pressed: ${why}`, ...(outcome.details ?? [])].join('\n');
+    throw new ToolError('target_occluded', message, { ...(outcome.ref ? { ref: outcome.ref } : {}), delivered: false });
+  }
+  let failure: { code: ErrorCode } | undefined;
+  if (verdicts.length && verdicts.length === (outcome.verdicts ?? []).length) {
     const failed = verdicts.filter((verdict) => !verdict.report!.delivered);
     result.delivered = failed.length === 0;
     const after = verdicts.map((verdict) => verdict.report!.after).filter(Boolean);
     head += failed.length === 0 ? `: delivered${after.length ? ` (${after.join('; ')})` : ''}.` : `: NOT delivered to the target (${failed.map(missed).join('; ')}).`;
+    const first = failed[0];
+    if (first) failure = { code: first.code ?? 'target_occluded' };
   } else {
     head += '.';
   }
@@ -138,5 +155,7 @@ export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
   } else if (navigated && report) {
     lines.push('A new document loaded; earlier refs of this page are stale.');
   }
+  // Input that did not reach its target is an error, with what it did meanwhile (the page's change) in its text.
+  if (failure) throw new ToolError(failure.code, lines.join('\n'), { ...(outcome.ref ? { ref: outcome.ref } : {}), delivered: false });
   return { structured: result, text: lines.join('\n') };
 }
