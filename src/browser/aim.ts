@@ -43,6 +43,11 @@ export interface Aim {
   probed: boolean;
   /** Where the drag's start probe was armed, if it was. */
   startContext?: string;
+  /**
+   * The ref is an iframe: input and probes are in the frame's document (`context`), which holds no element of the
+   * ref, so checks by ref (the press check, typing's focus check) do not apply there.
+   */
+  intoFrame?: true;
   /** False when the drag's start lies on an iframe (its press goes to a document not watched). */
   startProbed?: boolean;
 }
@@ -127,6 +132,16 @@ export async function aim(context: ActionScope, args: AimArgs, token: string, pr
     topPreparation = preparation;
     if (!inTop) ({ point, top: topPreparation } = await gateUp(context, target.frameContext, framePoint, token, delta, ref, start, probes.pressGate));
     result = { context: target.frameContext, point, framePoint, inputContext: target.frameContext, ref, refArgs, preparation, delta, probed: true, ...(start ? { startContext: tab.context } : {}) };
+    if (preparation.aim?.frame) {
+      // The ref is an iframe: its press lands in the frame's document (a rich-text editor's body); watch it there.
+      const inner = await descend(context, target.frameContext, preparation, framePoint, (innerPoint) => ({
+        ...prepareArgs(token, probes),
+        point: innerPoint,
+        delta: delta.startArgs,
+      }));
+      if (inner.context !== target.frameContext) delta.joinedStart(inner.context, inner.preparation.delta);
+      result = { ...result, context: inner.context, framePoint: inner.point, inputContext: inner.context, preparation: inner.preparation, probed: !inner.preparation.aim?.frame, intoFrame: true };
+    }
     if (!inTop && start && topPreparation.startOnFrame) {
       // The drag starts over the frame too: watch its press there (one more call; drags only).
       const offset = { x: point.x - framePoint.x, y: point.y - framePoint.y };

@@ -62,7 +62,7 @@ const TOOLTIP_LEAVE_MS = 1_000;
  */
 export async function pressRefused(scope: ActionScope, target: Aim): Promise<string | undefined> {
   const was = target.preparation.aim?.target;
-  if (!target.refArgs || !was) return undefined;
+  if (!target.refArgs || !was || target.intoFrame) return undefined;
   const waitMs = target.preparation.aim?.throughTooltip ? TOOLTIP_LEAVE_MS : undefined;
   const check = await scope.tab.callPage('pressCheck', { ref: target.refArgs, point: target.framePoint, was: { role: was.role, name: was.name }, ...(waitMs ? { waitMs } : {}) }, { context: target.context });
   return check.ok ? undefined : check.changed;

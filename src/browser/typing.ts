@@ -133,6 +133,8 @@ async function clickThenTypeChecked(scope: ActionScope, ref: string, keys: Keys)
     between = async (index) => {
       if (split && index === 1) return !(typed.refused = await pressRefused(scope, target));
       if (index !== clicks.length) return true;
+      // An iframe by ref: the keys go wherever the click put focus in its document, which the read-back watches.
+      if (target.intoFrame) return true;
       const waitMs = target.context === tab.context ? 0 : FRAME_EVENT_WAIT_MS;
       const caretToEnd = typing?.append === 'selection';
       // Aimed by ref, so the target has its element's ids.

@@ -97,7 +97,14 @@ export function aimAtRef(args: GuardArgs): AimResult {
   let firstHit: Element | null = null;
   for (const point of points) {
     const hit = deepElementFromPoint(point.x, point.y);
-    if (hit && hitsTarget(hit, element)) return { point, target: summarize(element), docId: documentId };
+    if (hit && hitsTarget(hit, element)) {
+      // An iframe aimed at by ref: the press goes to the frame's own document, where the server follows it.
+      if (isFrame(element) && hit === element) {
+        const id = localIdOf(element);
+        return { point, target: summarize(element), docId: documentId, frame: { id, origin: frameOrigin({ docId: documentId, id }) } };
+      }
+      return { point, target: summarize(element), docId: documentId };
+    }
     firstHit ??= hit;
   }
   // A tooltip shows for where the pointer rests (another element) and goes when the pointer leaves, as a person's
@@ -218,7 +225,7 @@ export function typingTarget(ref: GuardArgs): TypingTarget {
   const append = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement ? appendBy(target) : undefined;
   // Whether it has focus, without focusState's description of the focused element (a role and a name: half of this).
   const active = deepActive();
-  const focused = active !== null && active !== document.body && focusReaches(active, target) && document.hasFocus();
+  const focused = active !== null && (active !== document.body || document.body.isContentEditable) && focusReaches(active, target) && document.hasFocus();
   return { ...(focused ? { focused: true as const } : {}), ...(append ? { append } : {}) };
 }
 
@@ -255,7 +262,8 @@ function focusState(ref: GuardArgs): FocusCheck {
   const args = { ref };
   const target = elementFor(args.ref.docId, args.ref.localId);
   const active = deepActive();
-  if (!active || active === document.body) return { focused: false, ...(active ? { focus: summarize(active) } : {}) };
+  // The body holds focus when nothing else does, unless it is the field itself (a rich-text editor's frame).
+  if (!active || (active === document.body && !document.body.isContentEditable)) return { focused: false, ...(active ? { focus: summarize(active) } : {}) };
   return { focused: focusReaches(active, target), focus: summarize(active) };
 }
 

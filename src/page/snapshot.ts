@@ -28,7 +28,9 @@ export function snapshot(args: SnapshotArgs): PageSnapshot {
   } else {
     // A document still being created (a page replacing itself) may have no root yet: that reads as empty.
     const top = document.body ?? document.documentElement;
-    if (top) walker.walkChildren(top);
+    // An editable body (a rich-text editor's frame) is the field itself: it gets its line and ref, its text under it.
+    if (top && (top as HTMLElement).isContentEditable && top === document.body) walker.walkElement(top);
+    else if (top) walker.walkChildren(top);
   }
   return {
     docId: documentId,

@@ -1,0 +1,33 @@
+// Issue 36 class 7: a rich-text editor in an iframe. A click by ref on the iframe is delivered where it lands (the
+// frame's document), the editable body has a line and a ref, and typing by that ref reaches it.
+import { expect } from 'chai';
+import { useBrowser } from './helpers/browser-suite.mjs';
+
+const refOf = (text, pattern) => /\[ref=(ref_\d+)\]/.exec(text.split('\n').find((l) => pattern.test(l)) ?? '')?.[1];
+
+describe('an editor in an iframe', function () {
+  let fixtures;
+  let server;
+  let tabId;
+  const browser = useBrowser();
+  beforeEach(function () {
+    ({ fixtures, server, tabId } = browser);
+  });
+
+  it('a click by ref on the iframe is delivered, and the editable body has a ref that typing reaches', async function () {
+    const nav = await server.ok('navigate', { tabId, url: fixtures.url('/delta/editor-frame.html') });
+    const snapshot = nav.structuredContent.snapshot;
+    const frame = refOf(snapshot, /iframe "Rich Text Area"/);
+    const body = refOf(snapshot, /textbox "Rich Text Area"/);
+    expect(body, snapshot).to.match(/^ref_\d+$/);
+    const click = await server.call('computer', { tabId, action: 'left_click', ref: frame });
+    expect(click.isError ?? false, click.content[0].text).to.equal(false);
+    expect(click.content[0].text).to.match(/delivered/);
+    expect(click.content[0].text).not.to.match(/NOT/);
+    expect(click.structuredContent.delta).to.include('Editing');
+    const typed = await server.ok('computer', { tabId, action: 'type', ref: body, text: ' again' });
+    expect(typed.content[0].text).not.to.match(/nothing was typed/);
+    const after = (await server.ok('read_page', { tabId, ref_id: frame })).structuredContent.snapshot;
+    expect(after).to.match(/Hello world again/);
+  });
+});
