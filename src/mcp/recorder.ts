@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { makeOutputDir } from '../browser/output.js';
+import { recordOwnFile } from '../browser/own-files.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { findTool } from '../tools/find.js';
 import type { TabToolContext, Tool } from '../tools/tool.js';
@@ -155,6 +156,7 @@ export class SessionRecorder {
     const text = this.export().text;
     this.writing = this.writing.then(async () => {
       if (this.outputDir) await makeOutputDir(this.outputDir);
+      await recordOwnFile(text);
       await writeFile(path, text, { mode: 0o600 });
     }).catch((error: unknown) => {
       process.stderr.write(`firefox-use: could not write the session script ${path}: ${(error as Error).message}\n`);
