@@ -130,6 +130,13 @@ const OPTIONS = {
   host: { commands: SERVE, flag: 'host', kind: 'string', help: 'serve: address to bind', default: '127.0.0.1' },
   token: { commands: SERVE, flag: 'token', kind: 'string', help: 'serve: bearer token clients must send (visible in ps: prefer FIREFOX_USE_TOKEN or --token-file)', defaultText: 'none' },
   tokenFile: { commands: SERVE, flag: 'token-file', kind: 'string', help: 'serve: read the bearer token from this file', defaultText: 'none' },
+  allowAnyCookieDomain: {
+    commands: SESSIONS,
+    flag: 'allow-any-cookie-domain',
+    kind: 'boolean',
+    help: "cookies_set may set a cookie for any domain, not only the tab's site",
+    default: false,
+  },
   // Tool groups listed beyond the default ones (storage).
   caps: { flag: 'caps', kind: 'list', help: 'Tool groups to list beyond the default ones: storage, pdf, script (see docs/tool-list.md)', default: [], defaultText: 'none' },
   saveScript: {
