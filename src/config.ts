@@ -137,6 +137,13 @@ const OPTIONS = {
     help: "cookies_set may set a cookie for any domain, not only the tab's site",
     default: false,
   },
+  httpCredentials: {
+    flag: 'http-credentials',
+    kind: 'string',
+    help: 'Answer HTTP authentication with [ORIGIN=]USER:PASS (else it is cancelled and the 401 page shows; visible in ps: prefer --http-credentials-file)',
+    defaultText: 'none',
+  },
+  httpCredentialsFile: { flag: 'http-credentials-file', kind: 'string', help: 'Read --http-credentials from the first line of this file', defaultText: 'none' },
   // Tool groups listed beyond the default ones (storage).
   caps: { flag: 'caps', kind: 'list', help: 'Tool groups to list beyond the default ones: storage, pdf, script (see docs/tool-list.md)', default: [], defaultText: 'none' },
   saveScript: {
