@@ -89,9 +89,16 @@ export class LocalFiles {
   async close(): Promise<void> {
     const all = await Promise.all([...this.servers.values()].map((started) => started.catch(() => null)));
     this.servers.clear();
-    await Promise.all(all.map((entry) => entry && new Promise<void>((done) => {
-      entry.server.closeAllConnections();
-      entry.server.close(() => done());
-    })));
+    const closing = all.flatMap((entry) =>
+      entry
+        ? [
+            new Promise<void>((done) => {
+              entry.server.closeAllConnections();
+              entry.server.close(() => done());
+            }),
+          ]
+        : [],
+    );
+    await Promise.all(closing);
   }
 }
