@@ -209,7 +209,8 @@ export class Browser extends EventEmitter<{
     await Promise.all([
       this.bidi.send('session.subscribe', { events: SUBSCRIBED_EVENTS }),
       this.originGuard?.install(),
-      this.httpAuth.install(),
+      // A peer without interception keeps its own auth handling; that is reported, not fatal.
+      this.httpAuth.install().catch((error: Error) => process.stderr.write(`firefox-use: HTTP authentication is left to Firefox: ${error.message}\n`)),
       this.bidi.send('script.addPreloadScript', { functionDeclaration: preloadDeclaration(), sandbox: SANDBOX }),
       // --init-script is the user's own code, for the page's main realm (no sandbox): it stays source text.
       this.options.initScript ? this.bidi.send('script.addPreloadScript', { functionDeclaration: `() => {\n${this.options.initScript}\n}` }) : null,
