@@ -1,7 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { basename, relative, resolve, isAbsolute } from 'node:path';
 import { ToolError } from '../errors.js';
-import { recordOwnFile } from './own-files.js';
+import { writeOwnFile } from './own-files.js';
 
 /** Keeps a name from a page or an agent to one harmless path segment. */
 export function safeFileName(name: string, fallback = 'file'): string {
@@ -43,8 +43,6 @@ export async function saveOutput(outputDir: string, stem: string, extension: str
   await makeOutputDir(outputDir);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const path = insideDir(outputDir, name ? safeFileName(name) : `${safeFileName(stem)}-${stamp}-${++saved}.${extension}`);
-  // Recorded before it exists, so no upload can take it in between.
-  await recordOwnFile(data);
-  await writeFile(path, data, { mode: 0o600 });
+  await writeOwnFile(path, data);
   return path;
 }

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { appendFile, chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 // Files the server wrote itself (storage states, saved screenshots, PDFs, exported and --save-script scripts) must
 // never go out through file_upload: a page could have the agent upload the session's logins. They are known by
@@ -90,4 +91,21 @@ export async function isOwnFile(path: string, size: number): Promise<boolean> {
   const hashes = known.get(size);
   if (!hashes) return false;
   return hashes.has(await hashFile(path));
+}
+
+/**
+ * Writes a file of the server's own, readable by this user only, recorded first. It is written under a temporary name
+ * with no permissions and renamed when whole, so no upload can read it half written (content not yet recorded).
+ */
+export async function writeOwnFile(path: string, data: Buffer | string): Promise<void> {
+  await recordOwnFile(data);
+  const part = join(dirname(path), `.${basename(path)}.${randomUUID().slice(0, 8)}.part`);
+  try {
+    await writeFile(part, data, { mode: 0o000 });
+    await chmod(part, 0o600);
+    await rename(part, path);
+  } catch (error) {
+    await rm(part, { force: true });
+    throw error;
+  }
 }

@@ -1,6 +1,5 @@
-import { writeFile } from 'node:fs/promises';
 import { makeOutputDir } from '../browser/output.js';
-import { recordOwnFile } from '../browser/own-files.js';
+import { writeOwnFile } from '../browser/own-files.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { findTool } from '../tools/find.js';
 import type { TabToolContext, Tool } from '../tools/tool.js';
@@ -156,8 +155,7 @@ export class SessionRecorder {
     const text = this.export().text;
     this.writing = this.writing.then(async () => {
       if (this.outputDir) await makeOutputDir(this.outputDir);
-      await recordOwnFile(text);
-      await writeFile(path, text, { mode: 0o600 });
+      await writeOwnFile(path, text);
     }).catch((error: unknown) => {
       process.stderr.write(`firefox-use: could not write the session script ${path}: ${(error as Error).message}\n`);
     });
