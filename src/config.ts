@@ -130,6 +130,20 @@ const OPTIONS = {
   host: { commands: SERVE, flag: 'host', kind: 'string', help: 'serve: address to bind', default: '127.0.0.1' },
   token: { commands: SERVE, flag: 'token', kind: 'string', help: 'serve: bearer token clients must send (visible in ps: prefer FIREFOX_USE_TOKEN or --token-file)', defaultText: 'none' },
   tokenFile: { commands: SERVE, flag: 'token-file', kind: 'string', help: 'serve: read the bearer token from this file', defaultText: 'none' },
+  allowAnyCookieDomain: {
+    commands: SESSIONS,
+    flag: 'allow-any-cookie-domain',
+    kind: 'boolean',
+    help: "cookies_set may set a cookie for any domain, not only the tab's site",
+    default: false,
+  },
+  httpCredentials: {
+    flag: 'http-credentials',
+    kind: 'string',
+    help: 'Answer HTTP authentication with [ORIGIN=]USER:PASS (else it is cancelled and the 401 page shows; visible in ps: prefer --http-credentials-file)',
+    defaultText: 'none',
+  },
+  httpCredentialsFile: { flag: 'http-credentials-file', kind: 'string', help: 'Read --http-credentials from the first line of this file', defaultText: 'none' },
   // Tool groups listed beyond the default ones (storage).
   caps: { flag: 'caps', kind: 'list', help: 'Tool groups to list beyond the default ones: storage, pdf, script (see docs/tool-list.md)', default: [], defaultText: 'none' },
   saveScript: {

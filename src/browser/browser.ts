@@ -6,6 +6,7 @@ import { LocalHost, type BrowserHost } from './host.js';
 import { launchFirefox, type LaunchedFirefox, type LaunchOptions, type StartupPhases } from './launcher.js';
 import { SANDBOX, preloadDeclaration } from './page-script.js';
 import { OriginGuard, type OriginRules } from './interception.js';
+import { HttpAuth, type HttpCredentials } from './http-auth.js';
 import { MAX_REFS, RefRegistry } from './refs.js';
 import { ContextTree, type ContextNode } from './context-tree.js';
 import { routeDownloads } from './downloads.js';
@@ -38,6 +39,8 @@ export interface BrowserOptions extends LaunchOptions {
   storageState?: StorageState;
   /** --init-script: source run in every document before its own scripts (the page's realm, every tab and frame). */
   initScript?: string;
+  /** --http-credentials: the answer to HTTP authentication (cancelled without). */
+  httpCredentials?: HttpCredentials | undefined;
 }
 
 const SUBSCRIBED_EVENTS: [EventName, ...EventName[]] = [
@@ -55,6 +58,7 @@ const SUBSCRIBED_EVENTS: [EventName, ...EventName[]] = [
   'network.beforeRequestSent',
   'network.responseCompleted',
   'network.fetchError',
+  'network.authRequired',
   'browsingContext.downloadWillBegin',
   'browsingContext.downloadEnd',
 ];
@@ -97,6 +101,7 @@ export class Browser extends EventEmitter<{
   /** Tabs being opened by createTab, per group: counted against maxTabsPerGroup. */
   private readonly creating = new Map<string, number>();
   private readonly downloads: DownloadRouter;
+  private readonly httpAuth: HttpAuth;
   private readonly networkWatchers = new Set<(activity: NetworkActivity) => void>();
   private originGuard: OriginGuard | null = null;
   /** The tab each group's window shows, when known: a page that opens or closes a tab may change it. */
@@ -129,6 +134,7 @@ export class Browser extends EventEmitter<{
     });
     this.downloadQuota = options.downloadQuota ? new DownloadQuota(options.downloadQuota, (key) => this.denyDownloads(key)) : null;
     this.downloads = new DownloadRouter(this.downloadQuota, (tab) => this.downloadKeyOf(tab));
+    this.httpAuth = new HttpAuth(bidi, options.httpCredentials);
   }
 
   /** `spawned`: the Firefox of `options`, already starting (see BrowserManager.get). */
@@ -199,6 +205,8 @@ export class Browser extends EventEmitter<{
     await Promise.all([
       this.bidi.send('session.subscribe', { events: SUBSCRIBED_EVENTS }),
       this.originGuard?.install(),
+      // A peer without interception keeps its own auth handling; that is reported, not fatal.
+      this.httpAuth.install().catch((error: Error) => process.stderr.write(`firefox-use: HTTP authentication is left to Firefox: ${error.message}\n`)),
       this.bidi.send('script.addPreloadScript', { functionDeclaration: preloadDeclaration(), sandbox: SANDBOX }),
       // --init-script is the user's own code, for the page's main realm (no sandbox): it stays source text.
       this.options.initScript ? this.bidi.send('script.addPreloadScript', { functionDeclaration: `() => {\n${this.options.initScript}\n}` }) : null,
@@ -279,6 +287,12 @@ export class Browser extends EventEmitter<{
     bidi.on('network.responseCompleted', (event) => {
       tabOf(event.context)?.network.responseCompleted(event);
       activity(event.context, event.request.request, event.request.url, true);
+    });
+    bidi.on('network.authRequired', (event) => {
+      const tab = tabOf(event.context);
+      // Every challenge in a Firefox of ours; in one we attached to (--connect), the user's own tabs keep their prompt.
+      const answer = this.httpAuth.answer(event, tab !== undefined || !this.host.keepsBrowser);
+      if (answer && tab && event.navigation !== null) tab.noteAuth(answer);
     });
     bidi.on('network.fetchError', (event) => {
       tabOf(event.context)?.network.fetchFailed(event);
@@ -395,7 +409,8 @@ export class Browser extends EventEmitter<{
    * `downloadDir` when given.
    */
   isolateGroup(groupId: string, downloadDir?: string): void {
-    this.userContexts.isolate(groupId, downloadDir);
+    // A user context made without a folder of its own would save into Firefox's default one (the working dir).
+    this.userContexts.isolate(groupId, downloadDir ?? this.options.outputDir);
   }
 
   /** The download-quota key of a tab: its group when that has a user context of its own, else '' (the default context). */

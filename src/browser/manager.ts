@@ -5,6 +5,7 @@ import { connectRemote } from './remote.js';
 import { connectRunning } from './attach.js';
 import { readStorageState } from './storage.js';
 import { readInitScript } from './launch-prefs.js';
+import { httpCredentialsOf } from './http-auth.js';
 
 /** Why the last browser went away: a crash, or an idle release (`--idle-timeout`). */
 export type BrowserEnd = 'crashed' | 'released_idle';
@@ -89,6 +90,7 @@ export class BrowserManager {
           origins: { allowedOrigins: this.options.allowedOrigins, blockedOrigins: this.options.blockedOrigins },
           ...(this.options.storageState ? { storageState: readStorageState(this.options.storageState) } : {}),
           ...(this.options.initScript ? { initScript: readInitScript(this.options.initScript) } : {}),
+          httpCredentials: httpCredentialsOf(this.options),
         };
         const browser = this.options.connect
           ? await connectRunning(this.options.connect, launch)

@@ -1,6 +1,7 @@
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { basename, relative, resolve, isAbsolute } from 'node:path';
 import { ToolError } from '../errors.js';
+import { writeOwnFile } from './own-files.js';
 
 /** Keeps a name from a page or an agent to one harmless path segment. */
 export function safeFileName(name: string, fallback = 'file'): string {
@@ -42,21 +43,6 @@ export async function saveOutput(outputDir: string, stem: string, extension: str
   await makeOutputDir(outputDir);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const path = insideDir(outputDir, name ? safeFileName(name) : `${safeFileName(stem)}-${stamp}-${++saved}.${extension}`);
-  await writePrivate(path, data);
+  await writeOwnFile(path, data);
   return path;
-}
-
-/**
- * Writes a file readable by this user only, also when it already exists: a mode given to writeFile applies only to a
- * file it creates, and an older 0644 file of the same name (or one another tool made) would keep showing what it holds.
- */
-export async function writePrivate(path: string, data: Buffer | string): Promise<void> {
-  const handle = await open(path, 'w', 0o600);
-  try {
-    // Truncated by the open, so nothing is written before the mode is tightened.
-    await handle.chmod(0o600);
-    await handle.writeFile(data);
-  } finally {
-    await handle.close();
-  }
 }

@@ -7,6 +7,7 @@ import { ConsoleLog } from './console-log.js';
 import type { ContextTree } from './context-tree.js';
 import { DownloadLog } from './downloads.js';
 import { FrameLinks } from './frames.js';
+import type { AuthAnswer } from './http-auth.js';
 import { NetworkLog } from './network-log.js';
 import type { RefRegistry } from './refs.js';
 import { PageScripts, type PageCallArgs } from './page-calls.js';
@@ -176,6 +177,19 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     if (this.closed) return;
     this.closed = reason;
     this.emit('closed', reason);
+  }
+
+  /** The HTTP authentication challenges of this tab's document loads not yet reported (http-auth.ts answered them). */
+  private authAnswers: AuthAnswer[] = [];
+
+  noteAuth(answer: AuthAnswer): void {
+    this.authAnswers.push(answer);
+    if (this.authAnswers.length > 20) this.authAnswers.shift();
+  }
+
+  /** The challenges noted since the last take (navigate reports the last one). */
+  takeAuthAnswers(): AuthAnswer[] {
+    return this.authAnswers.splice(0);
   }
 
   noteBlocked(url: string): void {

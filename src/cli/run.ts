@@ -2,6 +2,7 @@ import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync, read
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { LocalFiles } from './local-files.js';
 import { createInterface } from 'node:readline';
 import { BrowserManager } from '../browser/manager.js';
 import type { ServerOptions } from '../config.js';
@@ -42,6 +43,8 @@ export async function runScriptCommand(scriptPath: string, options: ServerOption
   void manager.prelaunch();
   const session = new Session(manager, { firstTabAhead: true });
   const runner = new ScriptRunner(session, tools, options);
+  const localFiles = new LocalFiles();
+  runner.localFiles = localFiles;
   // $SCRIPT_DIR: the script's folder as a file:// URL, so a script can open pages shipped next to it.
   runner.scriptDir = pathToFileURL(scriptPath === '-' ? process.cwd() : dirname(resolve(scriptPath))).href;
   runner.saved.set('SCRIPT_DIR', runner.scriptDir);
@@ -67,6 +70,7 @@ export async function runScriptCommand(scriptPath: string, options: ServerOption
     await manager.drainRequests(SCRIPT_END_REQUESTS_MS);
     await session.close().catch(() => undefined);
     await manager.close();
+    await localFiles.close();
   }
 }
 

@@ -6,6 +6,7 @@ import { dispatch, errorResult } from '../mcp/dispatch.js';
 import type { Session } from '../mcp/session.js';
 import type { Tool } from '../tools/tool.js';
 import type { Expectation, ScriptStep } from './script.js';
+import type { LocalFiles } from './local-files.js';
 
 /** How long a URL expectation waits for the tab to get there (a click that navigates answers before the load). */
 const URL_WAIT_MS = 5_000;
@@ -153,6 +154,8 @@ export class ScriptRunner {
   private count = 0;
   /** The script's folder as a file: URL ($SCRIPT_DIR), fixed when the run starts. */
   scriptDir: string | null = null;
+  /** Serves the local pages the script names over loopback HTTP (local-files.ts); null loads them as file:. */
+  localFiles: LocalFiles | null = null;
 
   constructor(
     readonly session: Session,
@@ -210,7 +213,10 @@ export class ScriptRunner {
       if (!tool) throw new ToolError('invalid_arguments', `No tool named "${step.tool}".`, { field: 'tool' });
       if (tool.scope === 'tab' && args['tabId'] === undefined) args = { ...args, tabId: await this.currentTabId() };
       const named = namedFile(step.args['url'], this.scriptDir);
-      const options = named ? { ...this.options, scriptFiles: [...(this.options.scriptFiles ?? []), named] } : this.options;
+      let options = this.options;
+      // A local page the script names is served from its folder over loopback HTTP, so it cannot frame other local files.
+      if (named && this.localFiles && !this.options.allowUnrestrictedFileAccess) args = { ...args, url: await this.localFiles.urlFor(named) };
+      else if (named) options = { ...this.options, scriptFiles: [...(this.options.scriptFiles ?? []), named] };
       result = await dispatch(tool, args, this.session, options);
     } catch (error) {
       result = errorResult(error);

@@ -1,4 +1,5 @@
-import { makeOutputDir, writePrivate } from '../browser/output.js';
+import { makeOutputDir } from '../browser/output.js';
+import { writeOwnFile } from '../browser/own-files.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { findTool } from '../tools/find.js';
 import type { TabToolContext, Tool } from '../tools/tool.js';
@@ -154,7 +155,7 @@ export class SessionRecorder {
     const text = this.export().text;
     this.writing = this.writing.then(async () => {
       if (this.outputDir) await makeOutputDir(this.outputDir);
-      await writePrivate(path, text);
+      await writeOwnFile(path, text);
     }).catch((error: unknown) => {
       process.stderr.write(`firefox-use: could not write the session script ${path}: ${(error as Error).message}\n`);
     });

@@ -1,7 +1,8 @@
 import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { z } from 'zod';
+import { dataDir, isOwnFile } from '../browser/own-files.js';
 import type { FileInputInfo } from '../contract/index.js';
 import { ToolError } from '../errors.js';
 import { refField, refTarget } from './ref-target.js';
@@ -12,33 +13,54 @@ function inside(root: string, path: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
+/** The real path of `path`'s nearest existing ancestor, so a missing file is placed as its folder is. */
+async function realAncestor(path: string): Promise<string> {
+  let at = path;
+  for (;;) {
+    const real = await realpath(at).catch(() => null);
+    if (real !== null) return relative(at, path) ? resolve(real, relative(at, path)) : real;
+    const up = dirname(at);
+    if (up === at) return path;
+    at = up;
+  }
+}
+
 /**
  * Each path as the real file it names, after symlinks: it must be a readable regular file under one of the upload
- * roots (themselves resolved, so a symlinked root works and a symlink out of a root does not).
+ * roots (themselves resolved, so a symlinked root works and a symlink out of a root does not), and not a file the
+ * server wrote itself (own-files.ts) nor anything in its data dir (profiles, history). A path outside the roots gets
+ * the same answer whether or not it exists: only inside them does the answer say more.
  */
 export async function resolveUploadPaths(paths: string[], roots: string[]): Promise<string[]> {
   const realRoots = (await Promise.all(roots.map((root) => realpath(root).catch(() => null)))).filter((root): root is string => root !== null);
+  const realData = await realAncestor(dataDir());
   const resolved: string[] = [];
   for (const [index, path] of paths.entries()) {
     const field = `paths.${index}`;
-    const bad = (why: string) => new ToolError('invalid_arguments', `${field}: ${path} ${why}`, { field, path });
-    let real: string;
-    try {
-      real = await realpath(resolve(path));
-    } catch {
-      throw bad('does not exist.');
-    }
-    if (!realRoots.some((root) => inside(root, real))) {
-      throw bad(`is outside the upload roots (${roots.join(', ')}); start the server with --upload-root to allow another directory.`);
-    }
+    const bad = (why: string, reason: string) => new ToolError('invalid_arguments', `${field}: ${path} ${why}`, { field, path, reason });
+    const outside = () =>
+      bad(`is outside the upload roots (${roots.join(', ')}); start the server with --upload-root to allow another directory.`, 'outside_upload_roots');
+    const absolute = resolve(path);
+    const real = await realpath(absolute).catch(() => null);
+    // Where a missing path would be, judged by its existing ancestor, so "missing" is said only inside the roots.
+    const placed = real ?? (await realAncestor(absolute));
+    if (!realRoots.some((root) => inside(root, placed))) throw outside();
+    if (real === null) throw bad('does not exist.', 'not_found');
+    if (inside(realData, real)) throw bad("is in firefox-use's data dir (profiles, history); it is never uploaded.", 'server_file');
     const info = await stat(real);
-    if (!info.isFile()) throw bad('is not a regular file.');
+    if (!info.isFile()) throw bad('is not a regular file.', 'not_a_file');
     // A hard link looks like a file inside the root but may be one from anywhere on the same disk.
-    if (info.nlink > 1) throw bad('has other hard links, so it may be a file from outside the upload roots; copy it instead.');
+    if (info.nlink > 1) throw bad('has other hard links, so it may be a file from outside the upload roots; copy it instead.', 'hard_link');
     try {
       await access(real, constants.R_OK);
     } catch {
-      throw bad('is not readable.');
+      throw bad('is not readable.', 'not_readable');
+    }
+    if (await isOwnFile(real, info.size)) {
+      throw bad(
+        'is a file firefox-use wrote itself (a storage state, saved screenshot, PDF or script, or a copy of one); those are never uploaded.',
+        'server_file',
+      );
     }
     resolved.push(real);
   }
@@ -80,7 +102,7 @@ export const fileUploadTool = defineTool({
     'hidden inputs behind styled buttons work too. ref names the input (or its label); without ref, the page\'s only file ' +
     'input is used, and several are ambiguous_target (their refs are listed). Paths must be readable files under the server\'s ' +
     'upload roots (--upload-root; default the output dir, where downloads land); relative paths are from the working ' +
-    'directory. An empty list clears the input. Returns the file names the input holds.',
+    'directory. Files firefox-use wrote itself (storage states, saved screenshots, PDFs, scripts, or copies of them) are refused. An empty list clears the input. Returns the file names the input holds.',
   scope: 'tab',
   errors: ['ref_stale', 'ambiguous_target', 'not_found'],
   input: z.strictObject({

@@ -1,12 +1,21 @@
 import { z } from 'zod';
 import { describeDownloads, downloadsDuring } from '../browser/downloads.js';
+import type { AuthAnswer } from '../browser/http-auth.js';
 import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
 import { DEFAULT_MAX_CHARS } from '../browser/snapshot.js';
 import { snapshotReply } from '../browser/snapshot-reply.js';
 import { SETTLE_MAX_MS, settleTab } from '../browser/settle.js';
 import { defineTool, tabIdField } from './tool.js';
 
-/** Longest wait for a loaded page to go quiet before its snapshot, ms. */
+/** The line and field that report the page's HTTP authentication challenge (http-auth.ts answered it). */
+function authLine(answer: AuthAnswer | undefined): { line: string; field: AuthAnswer } | null {
+  if (!answer) return null;
+  const line =
+    answer.answer === 'cancelled'
+      ? `The page asked for HTTP authentication (status ${answer.status}) at ${answer.url}; it was cancelled, so this is the server's ${answer.status} page. Start the server with --http-credentials to sign in.`
+      : `The page asked for HTTP authentication (status ${answer.status}) at ${answer.url}; answered with --http-credentials.`;
+  return { line, field: answer };
+}
 
 export const navigateTool = defineTool({
   name: 'navigate',
@@ -20,7 +29,8 @@ export const navigateTool = defineTool({
     'loading or leaving ends the call at once with dialog_open. When the page starts its own navigation before yours ' +
     'loads, yours is re-issued once; `outcome` and `note` then say what happened (reissued, superseded: the page won ' +
     'twice, navigated_on: your page loaded and moved on by itself, which is waited for) and url/title are where the tab ' +
-    'ended up. A move of the page\'s own that the origin rules refuse leaves the tab on your page, and `note` says so.',
+    'ended up. A move of the page\'s own that the origin rules refuse leaves the tab on your page, and `note` says so. ' +
+    'HTTP authentication is cancelled (the 401 page loads) unless the server has --http-credentials; `http_auth` says which.',
   scope: 'tab',
   errors: ['navigation_timeout', 'navigation_failed', 'origin_blocked'],
   input: z.strictObject({
@@ -36,11 +46,14 @@ export const navigateTool = defineTool({
     outcome: z.enum(['reissued', 'superseded', 'navigated_on']).optional(),
     note: z.string().optional(),
     snapshot_error: z.string().optional(),
+    /** The page asked for HTTP authentication: cancelled (the 401 page shows) or answered with --http-credentials. */
+    http_auth: z.object({ url: z.string(), status: z.number(), answer: z.enum(['cancelled', 'credentials']) }).optional(),
     /** The URL answered with a file: where it was saved; the tab stayed on `url`. */
     downloads: z.array(z.object({ url: z.string(), file: z.string(), status: z.string(), path: z.string().optional() })).optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   async handler(context, args) {
+    context.tab.takeAuthAnswers();
     // A URL whose response is a file starts a download and leaves the old page in place: say so, not "arrived".
     const { result: arrived, downloads } = await downloadsDuring(context.tab, () => navigateTab(context.tab, args.url, context.options), { navigationWaitMs: 2_000 });
     if (downloads.length) {
@@ -57,10 +70,12 @@ export const navigateTool = defineTool({
       if (context.tab.isFatal(error)) throw error;
       return null;
     });
+    const auth = authLine(context.tab.takeAuthAnswers().at(-1));
     const note = [arrived.note, unsettled].filter(Boolean).join(' ');
-    if (!reply) return { structured: { ...arrived, snapshot_error: 'The page snapshot failed; call read_page.', ...(note ? { note } : {}) } };
+    const authFields = auth ? { http_auth: auth.field } : {};
+    if (!reply) return { structured: { ...arrived, ...authFields, snapshot_error: 'The page snapshot failed; call read_page.', ...(note ? { note } : {}) } };
     const { snap, text } = reply;
-    const structured = { ...arrived, snapshot: snap.snapshot, truncated: snap.truncated, ...(snap.hint ? { hint: snap.hint } : {}), ...(note ? { note } : {}) };
-    return { structured, text: unsettled ? `${text}\n${unsettled}` : text };
+    const structured = { ...arrived, snapshot: snap.snapshot, truncated: snap.truncated, ...(snap.hint ? { hint: snap.hint } : {}), ...(note ? { note } : {}), ...authFields };
+    return { structured, text: [auth?.line, text, unsettled].filter(Boolean).join('\n') };
   },
 });

@@ -39,6 +39,28 @@ async function pageUrl(context: TabToolContext): Promise<URL> {
   return url;
 }
 
+// Second-level labels under a country code that registries sell names beneath (co.uk, com.au, ac.jp): a cookie for one
+// of those would reach every site under it. Not the whole public suffix list; a cookie for such a domain is refused.
+const SHARED_SECOND_LEVEL = new Set(['ac', 'co', 'com', 'edu', 'go', 'gob', 'gov', 'ltd', 'me', 'mil', 'ne', 'net', 'nic', 'or', 'org', 'plc', 'sch']);
+
+/**
+ * Why `domain` is not the tab's site, or null when it is: the page's host itself, or a parent domain of it that is
+ * not a top-level or shared second-level suffix, as a Set-Cookie header from that page could name. An IP address
+ * only for itself.
+ */
+export function foreignCookieDomain(domain: string, host: string): string | null {
+  const wanted = domain.toLowerCase().replace(/^\./, '').replace(/\.$/, '');
+  const page = host.toLowerCase().replace(/^\[|\]$/g, '');
+  if (wanted === page) return null;
+  const ip = /^[\d.]+$/.test(page) || page.includes(':');
+  if (ip || !page.endsWith(`.${wanted}`)) return `is not the tab's host ${page} nor a parent domain of it`;
+  const labels = wanted.split('.');
+  if (labels.length < 2 || (labels.length === 2 && labels[1]!.length === 2 && SHARED_SECOND_LEVEL.has(labels[0]!))) {
+    return `is a public suffix that ${page} shares with other sites`;
+  }
+  return null;
+}
+
 /** Whether the page at `url` gets `cookie` (domain and path match, as the browser decides). */
 function sentTo(cookie: StorageCookie, url: URL): boolean {
   const domain = cookie.domain.replace(/^\./, '');
@@ -80,7 +102,8 @@ export const cookiesSetTool = defineTool({
   title: 'Set a cookie',
   description: "Sets a cookie for the tab's site (domain defaults to the page's host).",
   details:
-    'Puts a cookie into this session\'s cookie jar, as a Set-Cookie header would; the page sees it from its next request or ' +
+    'Puts a cookie into this session\'s cookie jar, as a Set-Cookie header would; `domain` must be the tab\'s host or a parent ' +
+    'domain of it (not a public suffix) unless the server runs with --allow-any-cookie-domain. The page sees it from its next request or ' +
     '`document.cookie` read. `expires` is seconds since the epoch (left out: a session cookie). Reload the page for a server to see it.',
   scope: 'tab',
   group: 'storage',
@@ -100,6 +123,13 @@ export const cookiesSetTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler(context, args) {
     const url = await pageUrl(context);
+    // A page could have the agent plant a cookie for another site (session fixation): the tab's own site only.
+    const foreign = args.domain && !context.options.allowAnyCookieDomain ? foreignCookieDomain(args.domain, url.hostname) : null;
+    if (foreign) {
+      throw new ToolError('invalid_arguments', `domain: ${args.domain} ${foreign}; a cookie is set only for the site the tab shows (start the server with --allow-any-cookie-domain to set others).`, {
+        field: 'domain',
+      });
+    }
     const cookie: StorageCookie = {
       name: args.name,
       value: args.value,

@@ -72,6 +72,40 @@ describe('merge-reports with hostile shard reports', function () {
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).to.not.include(passwd.toString('base64').slice(0, 40));
   });
 
+  it('does not follow a symlinked images folder, in a shard or in the output (issue 35 item 13)', async function () {
+    // A shard whose images/ is a link to a folder outside it, holding a "png" that is someone's secret.
+    const outside = join(root, 'outside');
+    mkdirSync(outside);
+    const secret = Buffer.concat([PNG, Buffer.from('SECRET-KEY-MATERIAL')]);
+    writeFileSync(join(outside, 'home@desktop.actual.png'), secret);
+    const dir = join(root, 's1');
+    mkdirSync(dir);
+    symlinkSync(outside, join(dir, 'images'));
+    writeFileSync(join(dir, 'report.json'), JSON.stringify({ tool: 'firefox-use regress', config: 'r.yaml', startedAt: '2026-12-03T12:00:00.000Z', ms: 5, summary: {},
+      results: [result({ status: 'failed', failure: true, images: { actual: 'images/home@desktop.actual.png' } })] }));
+    const merged = await merge([dir, '--report-dir', out]);
+    expect(merged.code).to.equal(1);
+    expect(readdirSync(join(out, 'images'))).to.deep.equal([]);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).to.not.include(secret.toString('base64').slice(-24));
+    // Merged in place, the output's images/ is that link: refused, no report inlines through it.
+    expect((await merge([dir, '--report-dir', dir])).code).to.equal(2);
+    expect(existsSync(join(dir, 'report.html'))).to.equal(false);
+
+    // An output whose images/ links elsewhere: refused before anything is written, nothing copied there.
+    const good = shard(root, 's2', { results: [result({ status: 'new', images: { actual: 'images/home@desktop.actual.png' } })] });
+    writeFileSync(join(good, 'images', 'home@desktop.actual.png'), PNG);
+    const target = join(root, 'target');
+    mkdirSync(target);
+    const linkedOut = join(root, 'linked-out');
+    mkdirSync(linkedOut);
+    symlinkSync(target, join(linkedOut, 'images'));
+    const refused = await merge([good, '--report-dir', linkedOut]);
+    expect(refused.code).to.equal(2);
+    expect(refused.stderr).to.include('symlink');
+    expect(readdirSync(target)).to.deep.equal([]);
+    expect(existsSync(join(linkedOut, 'report.json'))).to.equal(false);
+  });
+
   it('escapes every field in the HTML and the JUnit XML', async function () {
     const evil = '<script>alert(1)</script>"\'&';
     const dir = shard(root, 's1', {

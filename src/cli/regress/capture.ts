@@ -8,6 +8,7 @@ import { ScriptRunner } from '../script-runner.js';
 import type { Capture } from './config.js';
 import type { Phases } from './phases.js';
 import { makeStill, waitFor, type NetworkWatch } from './stillness.js';
+import type { LocalFiles } from '../local-files.js';
 
 export const MAX_ATTEMPTS = 5;
 /** Animation frames between two screenshots compared for stillness. */
@@ -68,7 +69,16 @@ function assertStatus(tab: Tab, expected: number[] | undefined): void {
  * cache start empty, whatever ran before or runs beside it), loads the page and runs its steps. On failure the
  * session is closed and the error thrown.
  */
-export async function loadCapture(manager: BrowserManager, anchors: Session, lane: Lane, capture: Capture, tools: Tool[], options: ServerOptions, phases: Phases): Promise<Loaded> {
+export async function loadCapture(
+  manager: BrowserManager,
+  anchors: Session,
+  lane: Lane,
+  capture: Capture,
+  tools: Tool[],
+  options: ServerOptions,
+  phases: Phases,
+  localFiles: LocalFiles | null = null,
+): Promise<Loaded> {
   const session = new Session(manager, { ownStorage: true });
   try {
     const browser = await session.browser();
@@ -82,12 +92,16 @@ export async function loadCapture(manager: BrowserManager, anchors: Session, lan
     phases.mark('tab');
     // The config's own pages (file: ones included) are the user's, not a page's or an agent's.
     if (capture.page.url) {
-      await navigateTab(tab, capture.page.url, { ...options, scriptFiles: [capture.page.url] });
+      // A local page is served from its folder over loopback HTTP (local-files.ts): it cannot frame other local files.
+      const local = localFiles && !options.allowUnrestrictedFileAccess && /^file:/i.test(capture.page.url);
+      const url = local ? await localFiles.urlFor(capture.page.url) : capture.page.url;
+      await navigateTab(tab, url, { ...options, scriptFiles: [capture.page.url] });
       assertStatus(tab, capture.page.expectedStatus);
     }
     phases.mark('load');
     if (capture.page.steps.length) {
       const runner = new ScriptRunner(session, tools, options, `${capture.id}-step`);
+      runner.localFiles = localFiles;
       let failure: string | null = null;
       await runner.runAll(capture.page.steps, (outcome) => {
         if (!outcome.ok && !outcome.skipped && !failure) failure = `step ${outcome.step} (line ${outcome.line}, ${outcome.tool}) failed: ${JSON.stringify(outcome.error)}`;

@@ -1,7 +1,7 @@
 import { copyFile, lstat, mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { IMAGE_PATH, summarize, writeReports, type CaptureResult, type Report } from './report.js';
+import { IMAGE_PATH, plainImage, summarize, writeReports, type CaptureResult, type Report } from './report.js';
 
 const STATUS = z.enum(['passed', 'failed', 'new', 'updated', 'flaky', 'error']);
 const count = z.number().int().min(0);
@@ -57,10 +57,8 @@ async function readShard(file: string): Promise<Report> {
 
 /** Copies a shard's image into the merged report: only a regular file (a symlink could name any file on the machine). */
 async function copyImage(fromDir: string, toDir: string, path: string): Promise<boolean> {
-  const from = join(fromDir, path);
-  const info = await lstat(from).catch(() => null);
-  if (!info?.isFile()) return false;
-  await copyFile(from, join(toDir, path));
+  if (!(await plainImage(fromDir, path))) return false;
+  await copyFile(join(fromDir, path), join(toDir, path));
   return true;
 }
 
@@ -77,6 +75,12 @@ export async function mergeReports(inputs: string[], outDir: string): Promise<nu
     return 2;
   }
   const out = resolve(outDir);
+  // A symlinked images folder in the output would send the copies (and read the inlined images) elsewhere.
+  const outImages = await lstat(join(out, 'images')).catch(() => null);
+  if (outImages && !outImages.isDirectory()) {
+    process.stderr.write(`firefox-use merge-reports: ${join(out, 'images')} is a symlink or not a folder; nothing was written.\n`);
+    return 2;
+  }
   await mkdir(join(out, 'images'), { recursive: true });
   const byId = new Map<string, CaptureResult>();
   for (const { report, dir } of reports) {

@@ -93,10 +93,19 @@ function limitsText(r: CaptureResult): string {
   return parts.length ? `allowed: ${parts.join(', ')}` : 'allowed: 0 px';
 }
 
+/**
+ * Whether `path` (images/NAME.png) under `dir` is a regular file reached through no symlink: a symlinked images
+ * folder or image could name any file of the machine.
+ */
+export async function plainImage(dir: string, path: string): Promise<boolean> {
+  if (!IMAGE_PATH.test(path)) return false;
+  // lstat does not follow the link: a symlink is neither a directory nor a file here.
+  if (!(await lstat(join(dir, 'images')).catch(() => null))?.isDirectory()) return false;
+  return (await lstat(join(dir, path)).catch(() => null))?.isFile() ?? false;
+}
+
 async function dataUri(dir: string, path: string | undefined): Promise<string | null> {
-  if (!path || !IMAGE_PATH.test(path)) return null;
-  // Only a regular file: a symlink in the images folder could name any file of the machine.
-  if (!(await lstat(join(dir, path)).catch(() => null))?.isFile()) return null;
+  if (!path || !(await plainImage(dir, path))) return null;
   const data = await readFile(join(dir, path)).catch(() => null);
   return data ? `data:image/png;base64,${data.toString('base64')}` : null;
 }

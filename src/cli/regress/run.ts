@@ -15,6 +15,7 @@ import { capturesOf, parseConfig, parseShard, shardOf, type Capture } from './co
 import { PhaseTotals, Phases } from './phases.js';
 import { acceptCommand, summarize, writeReports, type CaptureResult, type Report } from './report.js';
 import { NetworkWatch } from './stillness.js';
+import { LocalFiles } from '../local-files.js';
 
 /** Tabs one Firefox serves in parallel before another process is worth starting. */
 const TABS_PER_PROCESS = 4;
@@ -50,7 +51,7 @@ interface Worker {
   closing: Promise<unknown>[];
 }
 
-type RunContext = { tools: Tool[]; options: ServerOptions; flags: RegressFlags; baselineDir: string; reportDir: string; totals: PhaseTotals };
+type RunContext = { tools: Tool[]; options: ServerOptions; flags: RegressFlags; baselineDir: string; reportDir: string; totals: PhaseTotals; localFiles: LocalFiles };
 
 /** A capture on its way: its page loading (or loaded) in a lane of the worker. */
 interface InFlight {
@@ -87,7 +88,7 @@ async function runWorker(worker: Worker, queue: Capture[], ctx: RunContext, repo
         return;
       }
       const phases = new Phases(ctx.totals);
-      const loaded = loadCapture(worker.manager, worker.session, lane, capture, ctx.tools, ctx.options, phases);
+      const loaded = loadCapture(worker.manager, worker.session, lane, capture, ctx.tools, ctx.options, phases, ctx.localFiles);
       loaded.catch(() => undefined); // awaited in turn below
       inFlight.push({ capture, lane, phases, started: performance.now(), loaded });
     }
@@ -173,7 +174,7 @@ export async function runRegress(configPath: string, options: ServerOptions, fla
     return { manager, session, network: session.browser().then((browser) => new NetworkWatch(browser)), lanes: laneList, closing: [] };
   });
   const totals = new PhaseTotals(Boolean(flags.verbose) || process.env['FIREFOX_USE_TRACE_REGRESS'] === '1');
-  const ctx: RunContext = { tools, options, flags, baselineDir, reportDir, totals };
+  const ctx: RunContext = { tools, options, flags, baselineDir, reportDir, totals, localFiles: new LocalFiles() };
   const results: CaptureResult[] = [];
   const queue = [...captures];
   let firstCaptureAt: number | null = null;
@@ -190,6 +191,7 @@ export async function runRegress(configPath: string, options: ServerOptions, fla
   } finally {
     for (const worker of workers) void worker.network.then((watch) => watch.close()).catch(() => undefined);
     await Promise.all(managers.map((manager) => manager.close()));
+    await ctx.localFiles.close();
   }
   results.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const report: Report = { tool: 'firefox-use regress', config: configPath, ...(shard ? { shard } : {}), ...(flags.baselineDir ? { baselineDir: flags.baselineDir } : {}), startedAt: startedAt.toISOString(), ms: Math.round(performance.now() - started), summary: summarize(results), results };
