@@ -31,3 +31,22 @@ describe('an editor in an iframe', function () {
     expect(after).to.match(/Hello world again/);
   });
 });
+
+describe('rows and cells named by an attribute', function () {
+  let fixtures;
+  let server;
+  let tabId;
+  const browser = useBrowser();
+  beforeEach(function () {
+    ({ fixtures, server, tabId } = browser);
+  });
+
+  it('lists a month calendar\'s cells and events under rows named "Week 50" (issue 36 class 8)', async function () {
+    const snapshot = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/month.html') })).structuredContent.snapshot;
+    expect(snapshot).to.match(/- row "Week 50" \[ref=ref_\d+\]\n\s+- cell "December 7, 2026"/);
+    expect(snapshot).to.match(/- cell "December 11, 2026" \[ref=ref_\d+\]\n(\s+- text: 11\n)?\s+- text: .*Team Standup/);
+    expect(snapshot).to.match(/- gridcell "December 17, 2026" [^\n]*\n[\s\S]*button "Release"/);
+    // A table row named by its content still lists its cells the way it did.
+    expect(snapshot).to.include('Pro');
+  });
+});

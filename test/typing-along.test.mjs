@@ -4,6 +4,7 @@
 // instead: click, then keys.
 import { expect } from 'chai';
 import { useBrowser } from './helpers/browser-suite.mjs';
+import { waitFor } from './helpers/processes.mjs';
 
 // The page logs every key event its own first listeners see (window, capture), and can move focus or hide the
 // field a little after each input.
@@ -75,14 +76,20 @@ describe('computer type by ref into the field that kept focus: the keys go out w
     const from = server.stderr.length;
     const second = await server.ok('computer', { tabId, action: 'type', ref: refA, text: 'cd' });
     expect(server.text(second)).to.include('It had focus: typed at its caret, no click.');
-    await sleep(50);
+    // The reply does not wait for Firefox's answer to the keys, and the trace line comes with that answer: on a
+    // loaded machine it can take more than a few ms.
+    await waitFor(() => {
+      const calls = traced(from);
+      const check = calls.find((c) => c.name === 'typeAlong');
+      return check !== undefined && calls.some((c) => c.name === 'input.performActions' && c.at >= check.at);
+    }, 5_000, 20);
     const sent = traced(from);
     const along = sent.filter((c) => c.name === 'typeAlong');
     const keys = sent.filter((c) => c.name === 'input.performActions');
     // One page call, the check and the read-back, sent before the keys; nothing else went to the page.
     expect(along, JSON.stringify(sent)).to.have.length(1);
     // (The first type's keys may be answered after its reply: what went out since this call began is what counts.)
-    expect(sent.filter((c) => c.at >= along[0].at).map((c) => c.name).sort()).to.deep.equal(['input.performActions', 'typeAlong']);
+    expect(sent.filter((c) => c.at >= along[0].at).map((c) => c.name).sort(), JSON.stringify(sent)).to.deep.equal(['input.performActions', 'typeAlong']);
     // The keys went out before the check had answered.
     expect(keys[0].at).to.be.below(along[0].at + along[0].ms);
     expect(await text('#a')).to.equal('abcd');

@@ -77,20 +77,28 @@ export function recordOwnFile(data: Buffer | string): Promise<void> {
   return writing;
 }
 
-function hashFile(path: string): Promise<string> {
+/** The size and hash of one read of the file (a file the server rewrites meanwhile is read as one version). */
+function hashFile(path: string): Promise<Entry> {
   return new Promise((resolvePromise, reject) => {
     const hash = createHash('sha256');
-    createReadStream(path).on('data', (chunk) => hash.update(chunk)).on('error', reject).on('end', () => resolvePromise(hash.digest('hex')));
+    let size = 0;
+    createReadStream(path)
+      .on('data', (chunk) => {
+        size += chunk.length;
+        hash.update(chunk);
+      })
+      .on('error', reject)
+      .on('end', () => resolvePromise({ size, sha256: hash.digest('hex') }));
   });
 }
 
-/** Whether the file at `path` (of `size` bytes) holds what the server once wrote. */
+/** Whether the file at `path` holds what the server once wrote (`size`: its size when stat'ed; a hint, not trusted). */
 export async function isOwnFile(path: string, size: number): Promise<boolean> {
   await writing;
   await loadRecord();
-  const hashes = known.get(size);
-  if (!hashes) return false;
-  return hashes.has(await hashFile(path));
+  if (size === 0) return false;
+  const read = await hashFile(path);
+  return known.get(read.size)?.has(read.sha256) ?? false;
 }
 
 /**

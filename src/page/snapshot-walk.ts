@@ -60,6 +60,12 @@ interface Pending {
 }
 
 const TEXT_LIMIT = 200;
+/** Roles named by their content unless an attribute names them, and then holding content the name does not say. */
+const LABELLED_CONTAINERS = new Set(['row', 'cell', 'gridcell']);
+
+function namedByAttribute(element: Element): boolean {
+  return Boolean(element.getAttribute('aria-label')?.trim() || element.getAttribute('aria-labelledby')?.trim());
+}
 /** Characters a server ref (`ref_1234`) may add over a local placeholder (`#12`). */
 const REF_SLACK = 5;
 
@@ -378,7 +384,9 @@ export class SnapshotWalker {
     }
     if (tag === 'input' || tag === 'textarea') return;
     // A drawn combobox's text is its value, already on its line: only the controls inside it are listed.
-    if (NAME_FROM_CONTENT.has(role) || role === 'combobox') {
+    // A row or cell named by an attribute (a calendar's "Week 50", "December 11") does not hold its text in that name:
+    // its cells and events are listed under it.
+    if ((NAME_FROM_CONTENT.has(role) && !(LABELLED_CONTAINERS.has(role) && namedByAttribute(element))) || role === 'combobox') {
       childFlags.quiet = true;
       childFlags.onlyControls = true;
     }
