@@ -1,8 +1,7 @@
-// Issue 36 class 2: a delta says it was cut only where something was left out, names what, and how to read exactly that.
+// Issue 36 classes 1, 2, 4: a delta says it was cut only where something was left out; what a style showed or hid (a class on an ancestor, :hover, a pane's fade) is named.
 import { expect } from 'chai';
-import { useBrowser } from './helpers/browser-suite.mjs';
+import { refOf, useBrowser } from './helpers/browser-suite.mjs';
 
-const refOf = (snapshot, pattern) => /\[ref=(ref_\d+)\]/.exec(snapshot.split('\n').find((l) => pattern.test(l)) ?? '')?.[1];
 
 describe('delta cuts', function () {
   let fixtures;
@@ -44,16 +43,6 @@ describe('delta cuts', function () {
     // What the ref reads begins right after the last field the delta showed.
     const firstRead = Number(/Big field number (\d+)/.exec(rest)?.[1]);
     expect(firstRead).to.equal(Math.max(...shownFields) + 1);
-  });
-});
-
-describe('deltas of what a style showed or hid', function () {
-  let fixtures;
-  let server;
-  let tabId;
-  const browser = useBrowser();
-  beforeEach(function () {
-    ({ fixtures, server, tabId } = browser);
   });
 
   it('lists the items of a menu opened by a class on its parent, and says when it hides again', async function () {

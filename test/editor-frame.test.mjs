@@ -1,9 +1,7 @@
-// Issue 36 class 7: a rich-text editor in an iframe. A click by ref on the iframe is delivered where it lands (the
-// frame's document), the editable body has a line and a ref, and typing by that ref reaches it.
+// Issue 36 classes 7 and 8: a rich-text editor in an iframe (click delivered, the editable body a field with a ref), rows and cells named by an attribute (a month calendar).
 import { expect } from 'chai';
-import { useBrowser } from './helpers/browser-suite.mjs';
+import { refOf, useBrowser } from './helpers/browser-suite.mjs';
 
-const refOf = (text, pattern) => /\[ref=(ref_\d+)\]/.exec(text.split('\n').find((l) => pattern.test(l)) ?? '')?.[1];
 
 describe('an editor in an iframe', function () {
   let fixtures;
@@ -29,16 +27,6 @@ describe('an editor in an iframe', function () {
     expect(typed.content[0].text).not.to.match(/nothing was typed/);
     const after = (await server.ok('read_page', { tabId, ref_id: frame })).structuredContent.snapshot;
     expect(after).to.match(/Hello world again/);
-  });
-});
-
-describe('rows and cells named by an attribute', function () {
-  let fixtures;
-  let server;
-  let tabId;
-  const browser = useBrowser();
-  beforeEach(function () {
-    ({ fixtures, server, tabId } = browser);
   });
 
   it('lists a month calendar\'s cells and events under rows named "Week 50" (issue 36 class 8)', async function () {

@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import { useBrowser } from './helpers/browser-suite.mjs';
-
-const refOf = (snapshot, pattern) => /\[ref=(ref_\d+)\]/.exec(snapshot.split('\n').find((l) => pattern.test(l)) ?? '')?.[1];
+import { refOf, useBrowser } from './helpers/browser-suite.mjs';
 
 describe('post-action deltas and opened_popup', function () {
   let fixtures;

@@ -88,3 +88,8 @@ export function closeAfterEach() {
   });
   return (server) => (open.push(server), server);
 }
+
+/** The ref on the first line of a snapshot, delta or find reply that matches `pattern`. */
+export function refOf(text, pattern) {
+  return /\[ref=(ref_\d+)\]/.exec(text.split('\n').find((line) => pattern.test(line)) ?? '')?.[1];
+}
