@@ -136,6 +136,8 @@ export const computerOutput = z.object({
   /** Where the pointer went (top-level viewport CSS pixels); the text says it only for coordinate actions. */
   point: z.object({ x: z.number(), y: z.number() }).optional(),
   url: z.string().optional(),
+  /** After an action inside a frame whose document changed: where that frame is now (the tab's URL is `url`'s). */
+  frame_url: z.string().optional(),
   title: z.string().optional(),
   delta: z.string().optional(),
   opened_popup: z

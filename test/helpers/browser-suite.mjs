@@ -12,7 +12,7 @@ export function useBrowser({ args = ['--isolated'], env = {}, routes = {}, other
   const context = { fixtures: null, other: null, server: null, tabId: null };
   before(async function () {
     context.fixtures = await startFixtureServer(routes);
-    if (otherOrigin) context.other = await startFixtureServer();
+    if (otherOrigin) context.other = await startFixtureServer(otherOrigin === true ? {} : otherOrigin);
     context.server = await startServer({ args, env });
   });
   beforeEach(async function () {

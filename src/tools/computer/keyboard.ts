@@ -17,16 +17,17 @@ const type: ActionHandler = async (context, args) => {
   const keys = textKeys(args.text);
   // The field's value line shows what was typed; the count matters only when keys and characters differ.
   const typed = keys.length === [...args.text].length ? [] : [`Typed ${[...args.text].length} characters (${keys.length} key presses).`];
-  if (!args.ref) return atFocusResult('type', await typeAtFocus(context, { presses: keys }), 'the keys', typed);
+  if (!args.ref) return atFocusResult('type', await typeAtFocus(context, { presses: keys }), 'the keys', typed, context.tab.context);
   // The click and the keys in one pass: the press check before the button goes down, the focus check before the keys.
-  return refResult(args.ref, await clickThenType(context, args.ref, { presses: keys }), 'the keys', 'typed', typed);
+  return refResult(args.ref, await clickThenType(context, args.ref, { presses: keys }), 'the keys', 'typed', typed, context.tab.context);
 };
 
 /** The reply of keys sent wherever focus was: its element, and whether the keys reached it. */
-function atFocusResult(action: string, { focused, dispatched }: TypedAtFocus, keys: string, details: string[]): Reply {
+function atFocusResult(action: string, { focused, dispatched }: TypedAtFocus, keys: string, details: string[], top: string): Reply {
   const focus = dispatched.conclusion?.focusDelivery;
   return actionResult({
     action,
+    inFrame: focused.context !== top,
     target: focus?.focus ?? focused.preparation.focused,
     preparation: focused.preparation,
     dispatched,
@@ -36,11 +37,12 @@ function atFocusResult(action: string, { focused, dispatched }: TypedAtFocus, ke
 }
 
 /** The reply of a type by ref: not pressed, pressed without focus (nothing typed), or the click's and the keys' verdicts. */
-function refResult(ref: string, run: TypedByRef, keys: string, verb: string, details: string[]): Reply {
+function refResult(ref: string, run: TypedByRef, keys: string, verb: string, details: string[], top: string): Reply {
   const { target, dispatched, focus, refused, stopped } = run;
   const unfocused = focus && !focus.focused;
   return actionResult({
     action: 'type',
+    inFrame: run.target.context !== top,
     ref,
     target: target.preparation.aim?.target,
     point: target.point,
@@ -82,7 +84,7 @@ async function paste(context: TabToolContext, text: string, ref: string | undefi
       text: 'type: nothing was pasted (the browser refused to put the text on the clipboard). Type it key by key instead (paste: false).',
     };
   }
-  return 'focused' in run ? atFocusResult('type', run, 'the paste keys', pasted) : refResult(ref!, run, 'the paste keys', 'pasted', pasted);
+  return 'focused' in run ? atFocusResult('type', run, 'the paste keys', pasted, context.tab.context) : refResult(ref!, run, 'the paste keys', 'pasted', pasted, context.tab.context);
 }
 
 const key: ActionHandler = async (context, args) => {
@@ -90,7 +92,7 @@ const key: ActionHandler = async (context, args) => {
   const chords = parseKeySequence(args.text);
   const repeat = args.repeat ?? 1;
   const run = await typeAtFocus(context, { chords, repeat });
-  return atFocusResult('key', run, 'the keys', [`Pressed ${chords.map((c) => c.text).join(' ')}${repeat > 1 ? ` x${repeat}` : ''}.`]);
+  return atFocusResult('key', run, 'the keys', [`Pressed ${chords.map((c) => c.text).join(' ')}${repeat > 1 ? ` x${repeat}` : ''}.`], context.tab.context);
 };
 
 export const keyboardHandlers = { type, key } satisfies Record<string, ActionHandler>;

@@ -14,9 +14,10 @@ const CLICKS: Record<string, { button: Button; count: number }> = {
 };
 
 /** The reply of a click or hover: whether the input arrived, or the press held back and why. */
-function pointerResult(args: ComputerArgs, { target, dispatched, refused, stopped }: Pressed, modifiers: string[]) {
+function pointerResult(args: ComputerArgs, { target, dispatched, refused, stopped }: Pressed, modifiers: string[], topContext: string) {
   return actionResult({
     action: args.action,
+    inFrame: target.context !== topContext,
     ref: target.ref,
     target: target.preparation.aim?.target,
     point: target.point,
@@ -37,12 +38,12 @@ function keptText(dispatched: Pressed['dispatched']): string[] {
 
 const click: ActionHandler = async (context, args) => {
   const modifiers = parseModifiers(args.modifiers);
-  return pointerResult(args, await clickAt(context, args, { ...CLICKS[args.action]!, modifiers }), modifiers);
+  return pointerResult(args, await clickAt(context, args, { ...CLICKS[args.action]!, modifiers }), modifiers, context.tab.context);
 };
 
 const hover: ActionHandler = async (context, args) => {
   const modifiers = parseModifiers(args.modifiers);
-  return pointerResult(args, await hoverAt(context, args, modifiers), modifiers);
+  return pointerResult(args, await hoverAt(context, args, modifiers), modifiers, context.tab.context);
 };
 
 /** left_click_drag: from start_coordinate (or where the pointer rests) to coordinate or ref; the engine says what arrived. */

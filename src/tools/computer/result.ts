@@ -48,6 +48,8 @@ export interface Outcome {
   refused?: string;
   /** Press events the page's press gate stopped (they would have reached another control). */
   stopped?: PressStop;
+  /** The document acted in is a frame's: its URL and title are the frame's, not the tab's. */
+  inFrame?: boolean;
 }
 
 /** Why a press was stopped in the page, for the reply. */
@@ -114,10 +116,16 @@ export function actionResult(outcome: Outcome): ToolResponse<ComputerResult> {
     lines.push(describeDownloads(dispatched.downloads));
   }
   if (report && report.url !== preparation.url && !dispatched.delta?.navigated) {
-    result.url = report.url;
-    lines.push(`URL now ${report.url}`);
+    // A frame that navigated (a search inside an embedded widget) is not the tab leaving its page.
+    if (outcome.inFrame) {
+      result.frame_url = report.url;
+      lines.push(`The frame acted in is now at ${report.url} (the tab's page stays).`);
+    } else {
+      result.url = report.url;
+      lines.push(`URL now ${report.url}`);
+    }
   }
-  if (report && report.title !== preparation.title && !dispatched.delta?.navigated) {
+  if (report && report.title !== preparation.title && !dispatched.delta?.navigated && !outcome.inFrame) {
     result.title = report.title;
     lines.push(`Title now "${report.title}"`);
   }
