@@ -71,4 +71,15 @@ describe('delta cuts', function () {
     expect(switched).to.include('button "Panel action"');
     expect(switched).to.include('- hidden: text "First panel text"');
   });
+
+  it('form_input says how the page answered (issue 36 class 10), and text set to what it was is no change (class 3)', async function () {
+    const nav = await server.ok('navigate', { tabId, url: fixtures.url('/delta/follows.html') });
+    const name = refOf(nav.structuredContent.snapshot, /textbox "Name"/);
+    const first = server.text(await server.ok('form_input', { tabId, ref: name, value: 'Ada' }));
+    expect(first).to.match(/^- heading "Hello, Ada" \[ref=ref_\d+\]/m);
+    expect(first).to.match(/^- button "Save" \[ref=ref_\d+\]$/m);
+    expect(first).not.to.include('About');
+    const again = server.text(await server.ok('form_input', { tabId, ref: name, value: 'Ada' }));
+    expect(again.split('\n')).to.have.length(1);
+  });
 });

@@ -283,3 +283,19 @@ async function fullSnapshot(tab: Tab, maxChars: number, oldDocId?: string): Prom
     };
   }
 }
+
+/**
+ * Runs a write that is not input (form_input sets a value by script) under a watch of the tab's document and
+ * `frame`'s, and says what the page did in answer: its heading, title, an enabled button.
+ */
+export async function watchWhile<T>(tab: Tab, frame: string, write: () => Promise<T>): Promise<{ value: T; outcome: DeltaOutcome | null }> {
+  const watch = new DeltaWatch(tab);
+  await watch.startIn([...new Set([tab.context, frame])]);
+  const value = await write();
+  // The write happened: a delta that cannot be read (a frame gone) must not turn it into a failure.
+  const outcome = await watch.finish().catch((error: unknown) => {
+    if (tab.isFatal(error)) throw error;
+    return null;
+  });
+  return { value, outcome };
+}

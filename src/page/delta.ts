@@ -315,6 +315,8 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   const addedElements = new Set<Element>();
   const attributed = new Set<Element>();
   for (const record of current.records) {
+    // Text replaced by the same text (`textContent = sameValue` on every input event) changed nothing.
+    if (record.type === 'childList' && sameText(record)) continue;
     if (record.type === 'childList') {
       record.addedNodes.forEach((node) => {
         added.add(node);
@@ -488,6 +490,22 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
 }
 
 type OmittedHint = { id: number; role: string; name: string; continues: boolean };
+
+/** A record that swapped text nodes for text nodes holding the same text. */
+function sameText(record: MutationRecord): boolean {
+  if (record.addedNodes.length === 0 || record.removedNodes.length === 0) return false;
+  let before = '';
+  let after = '';
+  for (const node of record.removedNodes) {
+    if (node.nodeType !== Node.TEXT_NODE) return false;
+    before += node.nodeValue ?? '';
+  }
+  for (const node of record.addedNodes) {
+    if (node.nodeType !== Node.TEXT_NODE) return false;
+    after += node.nodeValue ?? '';
+  }
+  return before === after;
+}
 
 /** A changed subtree's walk gets at least this many characters, whatever came before it. */
 const SUBTREE_MIN = 1_500;

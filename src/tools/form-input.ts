@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { watchWhile } from '../browser/delta.js';
 import { refField, refTarget } from './ref-target.js';
 import { defineTool, tabIdField } from './tool.js';
 
@@ -31,20 +32,23 @@ export const formInputTool = defineTool({
     valid: z.boolean().optional(),
     validationMessage: z.string().optional(),
     note: z.string().optional(),
+    /** What else the page changed in answer (snapshot lines with refs). */
+    delta: z.string().optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler(context, args) {
     const target = await refTarget(context, args.ref);
-    const field = await context.tab.callPage(
-      'setFieldValue',
-      { docId: target.docId, localId: target.localId, value: args.value },
-      { context: target.frameContext, write: true },
+    const { value: field, outcome } = await watchWhile(context.tab, target.frameContext, () =>
+      context.tab.callPage('setFieldValue', { docId: target.docId, localId: target.localId, value: args.value }, { context: target.frameContext, write: true }),
     );
-    const structured = { ref: args.ref, ...field };
     const shown = field.masked ? `(password, ${field.length} characters)` : JSON.stringify(field.value);
     let text = `${args.ref} (${field.field}) is now ${shown}`;
     if (field.valid === false) text += `\nThe page marks it invalid: ${field.validationMessage}`;
     if (field.note) text += `\nNote: ${field.note}`;
+    // How the page answered (a heading that follows the field, a button enabled); the field's own line is said above.
+    const answered = (outcome?.delta ?? '').split('\n').filter((line) => line.trim() && !line.includes(`[ref=${args.ref}]`));
+    if (answered.length) text += `\n${answered.join('\n')}`;
+    const structured = { ref: args.ref, ...field, ...(answered.length ? { delta: answered.join('\n') } : {}) };
     return { structured, text };
   },
 });
