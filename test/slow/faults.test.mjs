@@ -58,9 +58,10 @@ describe('faults: a killed Firefox, a hung page', function () {
   });
 
   it('times out calls on a tab whose main thread hangs, while other tabs keep working', async function () {
-    const busy = (await client.ok('tabs_create_mcp', { url: fixtures.url('/groups/busy.html?after=2000') })).structuredContent.tabId;
-    // Another site (localhost, not 127.0.0.1), so Firefox gives it another content process.
+    // Another site (localhost, not 127.0.0.1), so Firefox gives it another content process. Opened first: creating a
+    // tab while the busy page hangs once took longer than the 1.5 s action timeout in CI.
     const other = (await client.ok('tabs_create_mcp', { url: fixtures.url('/second.html').replace('127.0.0.1', 'localhost') })).structuredContent.tabId;
+    const busy = (await client.ok('tabs_create_mcp', { url: fixtures.url('/groups/busy.html?after=2000') })).structuredContent.tabId;
     // The page hangs 2 s after load (time enough to answer tabs_create_mcp on a loaded machine; a shown tab runs its
     // timers on time): wait until a read on it times out, the sign it is hung.
     const stuck = await waitFor(async () => (await client.call('get_page_text', { tabId: busy })).structuredContent?.error?.code === 'timeout', 30_000);
