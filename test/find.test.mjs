@@ -48,6 +48,9 @@ describe('find: scored matches with refs and boxes, across shadow roots and fram
     expect((await find('email address'))[0]).to.include({ role: 'textbox', name: 'Email address' });
     // The placeholder is matched even though the field is named by aria-label.
     expect((await find('search orders'))[0]).to.include({ role: 'textbox', name: 'Order search' });
+    // A search box is a text box to whoever asks; two-word role names are the role.
+    expect((await find('site search textbox'))[0]).to.include({ role: 'searchbox', name: 'Site search' });
+    expect((await find('browser column header'))[0]).to.include({ role: 'columnheader', name: 'Browser' });
     const text = await find('shipping free');
     expect(text[0].name).to.include('Shipping is free over 50 EUR');
   });

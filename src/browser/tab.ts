@@ -464,7 +464,7 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
 }
 
 export function dialogError(tabId: number, dialog: OpenDialog, duringCall = false): ToolError {
-  const what = dialog.type === 'beforeunload' ? 'A "leave page?" (beforeunload) dialog' : `A ${dialog.type} dialog`;
+  const what = dialog.type === 'beforeunload' ? 'A "leave page?" (beforeunload) dialog' : `${/^[aeiou]/.test(dialog.type) ? 'An' : 'A'} ${dialog.type} dialog`;
   return new ToolError(
     'dialog_open',
     `${what} is open on tab ${tabId}${duringCall ? ' (it opened during this call)' : ''}: "${dialog.message}". ` +

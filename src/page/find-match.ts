@@ -19,9 +19,14 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Roles people write as two words ("column header", "menu item"): joined, they match the role. */
+const SPLIT_ROLES = /\b(column|row|menu|tab|list|check|text|combo|search|spin|grid|tree|progress|scroll|radio|tool)\s+(header|item|panel|box|button|cell|bar|group|list)\b/g;
+const ROLE_WORDS = new Set(['columnheader', 'rowheader', 'menuitem', 'tabpanel', 'listitem', 'checkbox', 'textbox', 'combobox', 'searchbox', 'spinbutton', 'gridcell', 'treeitem', 'progressbar', 'scrollbar', 'radiogroup', 'toolbar', 'menubar', 'listbox', 'tablist', 'menuitemcheckbox']);
+
 export function parseQuery(query: string): QueryWord[] {
   return query
     .toLowerCase()
+    .replace(SPLIT_ROLES, (pair: string, first: string, second: string) => (ROLE_WORDS.has(first + second) ? first + second : pair))
     .split(/\s+/)
     .filter(Boolean)
     .slice(0, 12)

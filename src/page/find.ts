@@ -64,7 +64,8 @@ const ATTRS = '@aria-label|@placeholder|@title|@alt|@value|@name|@id|@role';
 const ROLE_SELECTORS: Record<string, string> = {
   button: 'button, input[type=button], input[type=submit], input[type=reset], input[type=image], summary, [role=button]',
   link: 'a[href], area[href], [role=link]',
-  textbox: 'input:not([type]), input[type=text], input[type=email], input[type=password], input[type=tel], input[type=url], textarea, [role=textbox], [contenteditable=""], [contenteditable=true]',
+  // A search box is a text box to the person asking for one.
+  textbox: 'input:not([type]), input[type=text], input[type=email], input[type=password], input[type=tel], input[type=url], input[type=search], textarea, [role=textbox], [role=searchbox], [contenteditable=""], [contenteditable=true]',
   checkbox: 'input[type=checkbox], [role=checkbox]',
   radio: 'input[type=radio], [role=radio]',
   combobox: 'select, [role=combobox]',
@@ -273,6 +274,7 @@ function scoreOf(element: Element, words: QueryWord[], phrase: string, hidden: b
   for (const word of words) {
     let best = 0;
     if (role === word.raw || (role !== null && ROLE_ALIASES[word.raw] === role)) best = 6;
+    else if (role === 'searchbox' && (word.raw === 'textbox' || ROLE_ALIASES[word.raw] === 'textbox')) best = 5;
     const inName = matchIn(lowerName, word);
     if (inName) best = Math.max(best, inName === 1 ? 9 : new RegExp(`\\b${escape(word.raw)}`).test(lowerName) ? 10 : 7);
     if (matchIn(attrs, word) || matchIn(label, word)) best = Math.max(best, 6);
