@@ -226,6 +226,12 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
       expect(errorOf(result).message).to.include('no way');
       const syntax = await server.call('javascript_tool', { tabId, text: 'this is not code' });
       expect(errorOf(syntax).code).to.equal('javascript_error');
+      // A const declared again in the page's global scope is an error, never `undefined` from a wrapped rerun.
+      expect((await server.ok('javascript_tool', { tabId, text: 'const declaredOnce = 7; declaredOnce' })).structuredContent.value).to.equal(7);
+      const again = await server.call('javascript_tool', { tabId, text: 'const declaredOnce = 7; declaredOnce' });
+      expect(errorOf(again).code).to.equal('javascript_error');
+      expect(errorOf(again).message).to.match(/redeclaration/);
+      expect((await server.ok('javascript_tool', { tabId, text: 'return 5' })).structuredContent.value).to.equal(5);
       const empty = await server.call('javascript_tool', { tabId, text: '' });
       expect(errorOf(empty).code).to.equal('invalid_arguments');
     });

@@ -17,7 +17,8 @@ const MAY_NAVIGATE = /click|submit|location|href|open\(|download|navigat|assign|
  */
 async function run(context: TabToolContext, code: string): Promise<EvaluateResult> {
   const first = await context.tab.evaluateInPage(code);
-  if (first.type !== 'exception' || !/^SyntaxError/.test(first.exceptionDetails.text)) return first;
+  // Only the errors a function body cures: a redeclared `const` run again inside a function would answer undefined.
+  if (first.type !== 'exception' || !/^SyntaxError: .*\b(await|return)\b/.test(first.exceptionDetails.text)) return first;
   const second = await context.tab.evaluateInPage(`(async () => {\n${code}\n})()`);
   if (second.type === 'exception' && /^SyntaxError/.test(second.exceptionDetails.text)) return first;
   return second;
