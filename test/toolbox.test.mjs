@@ -78,6 +78,8 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
       const ref = await refOf('#name');
       const result = await server.ok('form_input', { tabId, ref, value: 'Ann' });
       expect(result.structuredContent).to.include({ ref, field: 'input[type=text]', value: 'Ann', valid: true });
+      // Named as a snapshot line names it, so the reply reads like the rest.
+      expect(server.text(result)).to.match(new RegExp(`^textbox "Name" \\[ref=${ref}\\] is now "Ann"`));
       expect(await js('window.events.filter((e) => e.endsWith(":name"))')).to.deep.equal(['input:name', 'change:name']);
       expect(await js('document.querySelector("#name").value')).to.equal('Ann');
     });

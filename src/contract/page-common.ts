@@ -14,6 +14,8 @@ export interface PageInfo {
 export interface FieldResult {
   /** input[type=…], select, textarea or contenteditable. */
   field: string;
+  /** The field as a snapshot line names it: role and name (`checkbox "I agree"`). */
+  described?: string;
   /** Text, the checked state, or the selected option label(s). Left out for passwords. */
   value?: string | boolean | string[];
   /** A password: its value is never sent back, only its length. */

@@ -2,6 +2,8 @@
 // input and change events a user's edit fires, so frameworks that track values (React, Vue) see the change.
 import type { FieldResult, FileInputInfo } from '../contract/index.js';
 import { PageError } from './errors.js';
+import { nameSuffix } from './names.js';
+import { roleOf } from './roles.js';
 import { documentId, elementFor, localIdOf } from './registry.js';
 
 export type FieldValue = string | number | boolean | string[];
@@ -211,8 +213,16 @@ function result(element: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElem
   return { field, value: element.value, ...validity(element) };
 }
 
-/** form_input: sets the field behind a ref. */
+/** form_input: sets the field behind a ref, and says which field that was as a snapshot line would name it. */
 export function setFieldValue(args: SetArgs): FieldResult {
+  const result = setField(args);
+  const referred = elementFor(args.docId, args.localId);
+  const control = referred instanceof HTMLOptionElement ? referred.closest('select') : fieldOf(referred);
+  const role = control && roleOf(control);
+  return control && role ? { ...result, described: `${role}${nameSuffix(control, role)}` } : result;
+}
+
+function setField(args: SetArgs): FieldResult {
   const referred = elementFor(args.docId, args.localId);
   // An option's ref (read_page lists a select's options with refs): true picks it, false unpicks it (multiple).
   if (referred instanceof HTMLOptionElement && referred.parentElement?.closest('select')) {

@@ -26,6 +26,7 @@ export const formInputTool = defineTool({
   output: z.object({
     ref: z.string(),
     field: z.string(),
+    described: z.string().optional(),
     value: z.union([z.string(), z.boolean(), z.array(z.string())]).optional(),
     masked: z.boolean().optional(),
     length: z.number().optional(),
@@ -42,7 +43,7 @@ export const formInputTool = defineTool({
       context.tab.callPage('setFieldValue', { docId: target.docId, localId: target.localId, value: args.value }, { context: target.frameContext, write: true }),
     );
     const shown = field.masked ? `(password, ${field.length} characters)` : JSON.stringify(field.value);
-    let text = `${args.ref} (${field.field}) is now ${shown}`;
+    let text = field.described ? `${field.described} [ref=${args.ref}] is now ${shown}` : `${args.ref} (${field.field}) is now ${shown}`;
     if (field.valid === false) text += `\nThe page marks it invalid: ${field.validationMessage}`;
     if (field.note) text += `\nNote: ${field.note}`;
     // How the page answered (a heading that follows the field, a button enabled); the field's own line is said above.
