@@ -20,6 +20,21 @@ describe('read_page: accessibility-style snapshots with lasting refs', function 
     ({ fixtures, other, server, tabId } = browser);
   });
 
+  it('holds a long menu to a share of the budget when the page does not fit, so the content after it is shown', async function () {
+    const { snapshot } = (await go('/snapshot/sidebar.html')).structuredContent;
+    expect(snapshot).to.match(/- heading "Orders" \[ref=ref_\d+\] \[level=1\]/);
+    expect(snapshot).to.match(/- button "Export orders" \[ref=ref_\d+\]/);
+    const count = /- \((\d+) more elements in this (?:complementary|navigation); read_page with ref_id \[ref=(ref_\d+)\] lists them\)/.exec(snapshot);
+    expect(count, snapshot).to.not.equal(null);
+    // A header row of th cells without a thead heads columns.
+    expect(snapshot).to.match(/- columnheader "Order" \[ref=ref_\d+\]/);
+    const shown = snapshot.match(/link "Menu section number \d+"/g).length;
+    expect(shown).to.be.above(3);
+    // The ref on the count line reads the menu itself, from its first link on.
+    const menu = await read({ ref_id: count[2], max_chars: 20000 });
+    expect(menu.snapshot.match(/link "Menu section number \d+"/g)).to.have.length(80);
+  });
+
   it('renders roles, names, states and values in the contract line format', async function () {
     const nav = await go('/snapshot/roles.html');
     // Page landmarks carry no ref (as in the contract's `- main` line); controls and headings do.

@@ -140,7 +140,9 @@ function implicitRole(element: Element): string | null {
     case 'td':
       return element.closest('table')?.getAttribute('role') === 'grid' ? 'gridcell' : 'cell';
     case 'th':
-      return (element as HTMLTableCellElement).scope === 'row' || element.parentElement?.firstElementChild === element && element.parentElement?.parentElement?.localName === 'tbody'
+      // A header row of th only (tables without a thead put it in a tbody too) heads columns, whatever its place.
+      return (element as HTMLTableCellElement).scope === 'row' ||
+        (element.parentElement?.firstElementChild === element && element.parentElement?.parentElement?.localName === 'tbody' && element.parentElement.querySelector(':scope > td') !== null)
         ? 'rowheader'
         : 'columnheader';
     case 'img':

@@ -33,7 +33,15 @@ export interface WalkOptions {
   focus?: { whole: Set<Element>; path: Set<Element>; tails?: Map<Element, string> };
   /** A multi-line field's value as the lines around its caret (a delta after typing into a code editor). */
   aroundCaret?: boolean;
+  /**
+   * The most characters one navigation or sidebar landmark may take (a page walk that did not fit its budget):
+   * the rest of it is counted on one line with its ref, so a long menu cannot push the page's content out.
+   */
+  sideShare?: number;
 }
+
+/** Landmarks that hold a site's menus, not the page's content. */
+const SIDE_LANDMARKS = new Set(['navigation', 'complementary']);
 
 /** A dropdown with this many options or fewer is always listed: its options cost less than a second read. */
 export const FEW_OPTIONS = 6;
@@ -187,6 +195,9 @@ export class SnapshotWalker {
   /** Diff walk: unchanged children skipped, by depth, not yet said. */
   private readonly skipped = new Map<number, number>();
   private readonly pending: Pending[] = [];
+  /** While a side landmark is walked under sideShare: where its share ends, and whether it ran out. */
+  private sideLimit: number | null = null;
+  private sideFull = false;
   private readonly band = new ViewBand();
   /** Text a person cannot see (opacity 0, off the page, white on white) is not listed, as get_page_text leaves it out. */
   private readonly legibility = new Legibility();
@@ -390,9 +401,34 @@ export class SnapshotWalker {
       childFlags.quiet = true;
       childFlags.onlyControls = true;
     }
+    if (this.options.sideShare && this.sideLimit === null && !this.options.focus && SIDE_LANDMARKS.has(role)) {
+      this.visitSide(element, depth + 1, childFlags);
+      return;
+    }
     this.visitChildren(element, depth + 1, childFlags);
     this.flushText();
     this.flushSkipped(depth + 1);
+  }
+
+  /** A side landmark's children within its share; what did not fit is one counted line, not the page's cut. */
+  private visitSide(element: Element, depth: number, flags: Flags): void {
+    const omitted = this.omitted;
+    const hints = this.hints.length;
+    const hintDepth = this.hintDepth;
+    this.sideLimit = this.chars + this.options.sideShare!;
+    this.visitChildren(element, depth, flags);
+    this.flushText();
+    this.sideLimit = null;
+    if (!this.sideFull) return;
+    // The share ran out, not the budget: the walk goes on after this landmark, its leftovers counted here.
+    const left = this.omitted - omitted;
+    this.sideFull = false;
+    this.full = false;
+    this.omitted = omitted;
+    this.hints.length = hints;
+    this.hintDepth = hintDepth;
+    const line = `- (${left} more ${left === 1 ? 'element' : 'elements'} in this ${roleOf(element)}; read_page with ref_id [ref=#${localIdOf(element)}] lists them)`;
+    if (!this.emit(line, depth)) this.omitted += left;
   }
 
   /**
@@ -492,7 +528,8 @@ export class SnapshotWalker {
 
   private fits(line: string, depth: number): boolean {
     const cost = depth * 2 + line.length + 1 + (line.includes('[ref=#') ? REF_SLACK : 0);
-    if (this.chars + cost <= this.options.maxChars) return true;
+    if (this.chars + cost <= Math.min(this.options.maxChars, this.sideLimit ?? Infinity)) return true;
+    if (this.sideLimit !== null && this.chars + cost <= this.options.maxChars) this.sideFull = true;
     this.full = true;
     return false;
   }

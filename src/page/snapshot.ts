@@ -20,18 +20,9 @@ export interface SnapshotArgs {
 export function snapshot(args: SnapshotArgs): PageSnapshot {
   // A whole-document read or a read of one subtree lists long dropdowns (capped); the default view only counts them.
   const selectOptions = args.mode === 'all' || args.root ? OPTIONS_CAP : 0;
-  const walker = new SnapshotWalker({ mode: args.mode, depth: args.depth, maxChars: args.maxChars, selectOptions, wholeText: args.root !== undefined });
-  if (args.root) {
-    const root = elementFor(args.root.docId, args.root.id);
-    walker.walkElement(root);
-    walker.walkFollowing(root);
-  } else {
-    // A document still being created (a page replacing itself) may have no root yet: that reads as empty.
-    const top = document.body ?? document.documentElement;
-    // An editable body (a rich-text editor's frame) is the field itself: it gets its line and ref, its text under it.
-    if (top && (top as HTMLElement).isContentEditable && top === document.body) walker.walkElement(top);
-    else if (top) walker.walkChildren(top);
-  }
+  let walker = walk(args, selectOptions);
+  // A page over its budget walks again with each menu or sidebar held to a share, so its content gets the room.
+  if (walker.full && !args.root) walker = walk(args, selectOptions, Math.max(400, Math.floor(args.maxChars * SIDE_SHARE)));
   return {
     docId: documentId,
     ...pageIdentity(),
@@ -45,6 +36,25 @@ export function snapshot(args: SnapshotArgs): PageSnapshot {
     hints: walker.hints,
     cut: walker.cut,
   };
+}
+
+/** The part of a page snapshot's budget one navigation or sidebar may take when the page does not fit. */
+const SIDE_SHARE = 0.15;
+
+function walk(args: SnapshotArgs, selectOptions: number, sideShare?: number): SnapshotWalker {
+  const walker = new SnapshotWalker({ mode: args.mode, depth: args.depth, maxChars: args.maxChars, selectOptions, wholeText: args.root !== undefined, sideShare });
+  if (args.root) {
+    const root = elementFor(args.root.docId, args.root.id);
+    walker.walkElement(root);
+    walker.walkFollowing(root);
+  } else {
+    // A document still being created (a page replacing itself) may have no root yet: that reads as empty.
+    const top = document.body ?? document.documentElement;
+    // An editable body (a rich-text editor's frame) is the field itself: it gets its line and ref, its text under it.
+    if (top && (top as HTMLElement).isContentEditable && top === document.body) walker.walkElement(top);
+    else if (top) walker.walkChildren(top);
+  }
+  return walker;
 }
 
 /** Checks that a ref's element still exists here and says what it is (throws ref_stale otherwise). */

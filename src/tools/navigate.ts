@@ -5,7 +5,8 @@ import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
 import { DEFAULT_MAX_CHARS } from '../browser/snapshot.js';
 import { snapshotReply } from '../browser/snapshot-reply.js';
 import { SETTLE_MAX_MS, settleTab } from '../browser/settle.js';
-import { defineTool, tabIdField } from './tool.js';
+import { isToolError, type ToolError } from '../errors.js';
+import { defineTool, tabIdField, type TabToolContext } from './tool.js';
 
 /** The line and field that report the page's HTTP authentication challenge (http-auth.ts answered it). */
 function authLine(answer: AuthAnswer | undefined): { line: string; field: AuthAnswer } | null {
@@ -26,7 +27,7 @@ export const navigateTool = defineTool({
       'cut short; redirects and same-page #hash changes count as arrived), or goes ' +
     '"back" / "forward" in its history. Returns the final URL and title and a snapshot of the new page with refs, so no ' +
     'separate read_page is needed. A URL without a scheme gets https:// (http:// for localhost). A dialog raised while ' +
-    'loading or leaving ends the call at once with dialog_open. When the page starts its own navigation before yours ' +
+    'loading or leaving ends the call at once with dialog_open; one raised once the page has loaded is in the reply (`dialog`), the page unread. When the page starts its own navigation before yours ' +
     'loads, yours is re-issued once; `outcome` and `note` then say what happened (reissued, superseded: the page won ' +
     'twice, navigated_on: your page loaded and moved on by itself, which is waited for) and url/title are where the tab ' +
     'ended up. A move of the page\'s own that the origin rules refuse leaves the tab on your page, and `note` says so. ' +
@@ -48,6 +49,8 @@ export const navigateTool = defineTool({
     snapshot_error: z.string().optional(),
     /** The page asked for HTTP authentication: cancelled (the 401 page shows) or answered with --http-credentials. */
     http_auth: z.object({ url: z.string(), status: z.number(), answer: z.enum(['cancelled', 'credentials']) }).optional(),
+    /** A dialog the page opened once it had loaded: it must be answered (firefox_dialog) before anything else. */
+    dialog: z.object({ type: z.string(), message: z.string(), defaultValue: z.string().optional() }).optional(),
     /** The URL answered with a file: where it was saved; the tab stayed on `url`. */
     downloads: z.array(z.object({ url: z.string(), file: z.string(), status: z.string(), path: z.string().optional() })).optional(),
   }),
@@ -61,21 +64,40 @@ export const navigateTool = defineTool({
       const text = `That URL is a download, not a page. ${describeDownloads(downloads)}.\nTab ${context.tab.id} stays on ${arrived.title || '(untitled)'} — ${arrived.url}`;
       return { structured: { ...arrived, downloads: files }, text };
     }
-    // Apps render after the load event (a viewer fetching its document, an SPA its data): wait for quiet first.
-    const settle = await settleTab(context.tab, Math.min(SETTLE_MAX_MS, context.tab.timeouts.navigation));
-    const unsettled = settle.settled ? undefined : `Still changing after ${(settle.waitedMs / 1000).toFixed(1)} s (${settle.busy}): this snapshot may be incomplete; wait_for a text or read_page again.`;
-    // The load is done; a snapshot that fails (a frame mid-swap) must not turn the navigation into an error.
     const header = `${arrived.title || '(untitled)'} — ${arrived.url}`;
-    const reply = await snapshotReply(context.tab, () => header, { maxChars: DEFAULT_MAX_CHARS }, arrived.note).catch((error: unknown) => {
-      if (context.tab.isFatal(error)) throw error;
-      return null;
-    });
-    const auth = authLine(context.tab.takeAuthAnswers().at(-1));
-    const note = [arrived.note, unsettled].filter(Boolean).join(' ');
-    const authFields = auth ? { http_auth: auth.field } : {};
-    if (!reply) return { structured: { ...arrived, ...authFields, snapshot_error: 'The page snapshot failed; call read_page.', ...(note ? { note } : {}) } };
-    const { snap, text } = reply;
-    const structured = { ...arrived, snapshot: snap.snapshot, truncated: snap.truncated, ...(snap.hint ? { hint: snap.hint } : {}), ...(note ? { note } : {}), ...authFields };
-    return { structured, text: [auth?.line, text, unsettled].filter(Boolean).join('\n') };
+    try {
+      return await settledReply(context, arrived, header);
+    } catch (error) {
+      // The page loaded, then raised a dialog (a script's alert a moment later): the navigation still happened.
+      if (!isToolError(error, 'dialog_open')) throw error;
+      return dialogAfterLoad(arrived, header, error);
+    }
   },
 });
+
+type Arrived = Awaited<ReturnType<typeof navigateTab>>;
+
+function dialogAfterLoad(arrived: Arrived, header: string, error: ToolError) {
+  const dialog = error.details.dialog as { type: string; message: string; defaultValue?: string };
+  const text = `${header}\nThe page loaded, then opened ${/^[aeiou]/.test(dialog.type) ? 'an' : 'a'} ${dialog.type} dialog: "${dialog.message}". ` +
+    'Call firefox_dialog (accept or dismiss) before anything else on this tab; read_page then shows the page.';
+  return { structured: { ...arrived, dialog, ...(arrived.note ? { note: arrived.note } : {}) }, text };
+}
+
+async function settledReply(context: TabToolContext, arrived: Arrived, header: string) {
+  // Apps render after the load event (a viewer fetching its document, an SPA its data): wait for quiet first.
+  const settle = await settleTab(context.tab, Math.min(SETTLE_MAX_MS, context.tab.timeouts.navigation));
+  const unsettled = settle.settled ? undefined : `Still changing after ${(settle.waitedMs / 1000).toFixed(1)} s (${settle.busy}): this snapshot may be incomplete; wait_for a text or read_page again.`;
+  // The load is done; a snapshot that fails (a frame mid-swap) must not turn the navigation into an error.
+  const reply = await snapshotReply(context.tab, () => header, { maxChars: DEFAULT_MAX_CHARS }, arrived.note).catch((error: unknown) => {
+    if (context.tab.isFatal(error)) throw error;
+    return null;
+  });
+  const auth = authLine(context.tab.takeAuthAnswers().at(-1));
+  const note = [arrived.note, unsettled].filter(Boolean).join(' ');
+  const authFields = auth ? { http_auth: auth.field } : {};
+  if (!reply) return { structured: { ...arrived, ...authFields, snapshot_error: 'The page snapshot failed; call read_page.', ...(note ? { note } : {}) } };
+  const { snap, text } = reply;
+  const structured = { ...arrived, snapshot: snap.snapshot, truncated: snap.truncated, ...(snap.hint ? { hint: snap.hint } : {}), ...(note ? { note } : {}), ...authFields };
+  return { structured, text: [auth?.line, text, unsettled].filter(Boolean).join('\n') };
+}
