@@ -106,6 +106,15 @@ describe('dialogs: firefox_dialog and dialog_open', function () {
     expect(info?.url).to.equal(fixtures.url('/dialogs/while-loading.html'));
   });
 
+  it('answers navigate with the page it reached and the dialog the page opened once loaded, not an error', async function () {
+    const result = await server.ok('navigate', { tabId, url: fixtures.url('/dialogs/after-load.html') });
+    expect(result.structuredContent).to.include({ url: fixtures.url('/dialogs/after-load.html'), title: 'alert after load' });
+    expect(result.structuredContent.dialog).to.deep.equal({ type: 'alert', message: 'Welcome back' });
+    expect(server.text(result)).to.include('The page loaded, then opened an alert dialog: "Welcome back". Call firefox_dialog');
+    await server.ok('firefox_dialog', { tabId, action: 'accept' });
+    expect(server.text(await server.ok('read_page', { tabId }))).to.include('loaded');
+  });
+
   it('ends navigate with dialog_open on a beforeunload dialog; dismiss stays, accept leaves', async function () {
     await server.ok('navigate', { tabId, url: fixtures.url('/dialogs/beforeunload.html') });
     const started = Date.now();
