@@ -10,7 +10,7 @@ import { settleAll, type SettleArgs } from './delta-settle.js';
 import { foldItems } from './fold.js';
 import { closedPopups, findPopup } from './popups.js';
 import { isShown, parentOf } from './shown.js';
-import { SnapshotWalker, shadowOf } from './snapshot-walk.js';
+import { SnapshotWalker, renders, shadowOf } from './snapshot-walk.js';
 import { customElementHosts, forgetCustomElements } from './composed.js';
 
 interface Watch {
@@ -242,10 +242,24 @@ function removedText(element: Element, parent: Node): string | null {
 
 /** The field whose line a delta shows first: the target's when it holds a value, else the focused one after keys. */
 function fieldOf(target: Element | null, args: DeltaFinishArgs): Element | null {
+  // A paragraph of a rich-text field stands for the field: its line (and a selection a double or triple click made,
+  // which the next keys replace) is the field's.
+  if (target && (target as HTMLElement).isContentEditable) return editableRoot(target);
   if (target && holdsState(target)) return target;
   // The field that holds focus after keys (type or key without a ref): its value changed as a property.
-  const active = args.focusedField && document.activeElement ? deepActive(document.activeElement) : null;
+  const active = (args.focusedField || !target) && document.activeElement ? deepActive(document.activeElement) : null;
+  if (active && !args.focusedField) {
+    // A click at a point inside a rich-text field that selected text there: the next keys replace it.
+    return (active as HTMLElement).isContentEditable && !document.getSelection()?.isCollapsed ? editableRoot(active) : null;
+  }
   return active && holdsState(active) ? active : null;
+}
+
+/** The outermost element of a contenteditable region: the field itself. */
+function editableRoot(element: Element): Element {
+  let root = element;
+  for (let up = parentOf(element); up && (up as HTMLElement).isContentEditable; up = parentOf(up)) root = up;
+  return root;
 }
 
 /**
@@ -391,11 +405,25 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   if (field) add(fieldLine(field));
   // Popups and dialogs the action closed, once each, before what changed.
   for (const popup of closed) add(`- closed: ${popup.role}${popup.name}`);
+  /**
+   * Whether a hidden element that changed may have been shown before: an item of a closed picker re-classed while
+   * its list stays hidden was hidden all along. It may, when nothing tells otherwise, unless what hides it (the
+   * outermost box that does not render) and all above it kept their attributes.
+   */
+  const mayHaveShown = (element: Element): boolean => {
+    const before = current.rendered.get(element);
+    if (before !== undefined) return before;
+    let hider = element;
+    for (let up = parentOf(element); up && !renders(up); up = parentOf(up)) hider = up;
+    if (hider === element) return true;
+    for (let up: Element | null = hider; up; up = parentOf(up)) if (attributed.has(up) || addedElements.has(up)) return true;
+    return false;
+  };
   for (const [index, anchor] of anchors.entries()) {
     if (!isShown(anchor)) {
       const role = roleOf(anchor);
       // No ref: nothing can act on or read a hidden element. A closed popup was said above.
-      if (role && existingLocalId(anchor) !== undefined && !closed.some((popup) => popup.element === anchor)) add(`- hidden: ${role}${nameSuffix(anchor, role)}`);
+      if (role && existingLocalId(anchor) !== undefined && !closed.some((popup) => popup.element === anchor) && mayHaveShown(anchor)) add(`- hidden: ${role}${nameSuffix(anchor, role)}`);
       continue;
     }
     const onlyRestyled = ![...changed].some((element) => anchor.contains(element) || element.contains(anchor));

@@ -67,7 +67,26 @@ export function iconName(element: Element): string {
     const title = part.getAttribute('title') ?? part.getAttribute('aria-label');
     if (title?.trim() && part.getAttribute('aria-hidden') !== 'true') return title.trim();
   }
-  return tooltipOf(element);
+  return tooltipOf(element) || generatedText(element);
+}
+
+/**
+ * Text a style sheet draws (`::before { content: "Normal" }` or `attr(data-label)`: Quill's pickers), which browsers
+ * count in a name. Icon fonts draw private-use glyphs, which are no text.
+ */
+function generatedText(element: Element): string {
+  let budget = 6;
+  for (const part of parts(element)) {
+    if (budget-- <= 0) break;
+    for (const pseudo of ['::before', '::after']) {
+      const content = getComputedStyle(part, pseudo).content;
+      const attr = /^attr\(([\w-]+)\)$/.exec(content);
+      const shown = attr ? part.getAttribute(attr[1]!) ?? '' : /^"(.*)"$/.exec(content)?.[1] ?? '';
+      const readable = shown.replace(/[\uE000-\uF8FF]/g, '').trim();
+      if (/[\p{L}\p{N}]/u.test(readable)) return readable;
+    }
+  }
+  return '';
 }
 
 /** Whether the control shows no text of its own (an icon): such lines get their box in read_page. */

@@ -138,6 +138,7 @@ function labelsAControl(label: HTMLLabelElement): boolean {
  * next keys replace it, which the value alone does not say.
  */
 function selectionOf(element: Element, value: string): string {
+  if ((element as HTMLElement).isContentEditable) return editableSelection(element, value);
   if (element.localName !== 'textarea' && element.localName !== 'input') return '';
   const field = element as HTMLInputElement;
   let start: number | null;
@@ -151,6 +152,17 @@ function selectionOf(element: Element, value: string): string {
   if (start === null || end === null || start === end) return '';
   if (start === 0 && end >= value.length) return ' [selected=all]';
   return ` [selected=${quote(clip(value.slice(start, end), 60)).replace(/\n/g, '\\n')}]`;
+}
+
+/** The same for a rich-text field: the document's selection, when it lies inside the field. */
+function editableSelection(element: Element, value: string): string {
+  const selection = element.ownerDocument.getSelection();
+  if (!selection || selection.isCollapsed || selection.rangeCount === 0 || !element.contains(selection.getRangeAt(0).commonAncestorContainer)) return '';
+  const raw = selection.toString();
+  if (!raw.trim()) return '';
+  if (squash(raw) === value) return ' [selected=all]';
+  // A selected paragraph end (a triple click) is shown: the next keys join the paragraphs.
+  return ` [selected=${quote(clip(raw.replace(/[^\S\n]+/g, ' ').replace(/^ | $/gm, ''), 60)).replace(/\n/g, '\\n')}]`;
 }
 
 /** Roles whose line shows the element's current value. */
@@ -394,6 +406,10 @@ export class SnapshotWalker {
       return;
     }
     if (tag === 'input' || tag === 'textarea') return;
+    // A rich-text field's whole text is its value, on its line: under it only what has a role (a heading, a link).
+    if (VALUE_ROLES.has(role) && (element as HTMLElement).isContentEditable && /\[value=/.test(this.lines.at(-1) ?? '') && !/\[cut\]$/.test(this.lines.at(-1) ?? '')) {
+      childFlags.quiet = true;
+    }
     // A drawn combobox's text is its value, already on its line: only the controls inside it are listed.
     // A row or cell named by an attribute (a calendar's "Week 50", "December 11") does not hold its text in that name:
     // its cells and events are listed under it.
