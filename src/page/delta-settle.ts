@@ -79,12 +79,14 @@ const RENDER_FRAMES_MAX = 20;
  * fading out, grid rows sliding into their sorted places) and what the page does once they end, within
  * animationMs. Returns what was still moving when that bound ran out.
  */
-export async function settleAll(current: Recording, args: SettleArgs, seen = 0): Promise<string | undefined> {
+export async function settleAll(current: Recording, args: SettleArgs, seen = 0, besides?: Element): Promise<string | undefined> {
   const started = performance.now();
-  // `seen`: records an earlier read of the same watch already had; the linger waits for one beyond them.
-  if (args.lingerMs && current.records.length === seen && !document.hidden) {
+  // `seen`: records an earlier read of the same watch already had; the linger waits for one beyond them, and not
+  // of `besides` (a search box whose own value attribute a framework re-sets on each key).
+  const answered = () => current.records.length > seen && (!besides || current.records.slice(seen).some((record) => record.target !== besides));
+  if (args.lingerMs && !answered() && !document.hidden) {
     const until = started + args.lingerMs;
-    while (current.records.length === seen && performance.now() < until) await sleep(Math.min(25, until - performance.now()));
+    while (!answered() && performance.now() < until) await sleep(Math.min(25, until - performance.now()));
   }
   await settle(current, args.settleMs);
   // A page that answers a click in its next animation frame (a render scheduled with requestAnimationFrame) has

@@ -152,6 +152,22 @@ export interface DeltaFinishArgs extends SettleArgs {
   focusedField?: boolean;
 }
 
+/**
+ * Keys typed into a field that drives other content (a search box filtering a grid, a combobox's suggestions): the
+ * page answers after its debounce, so the read waits up to this long for the first change. Other fields answer
+ * at once or not at all, and do not pay it.
+ */
+const ANSWER_WAIT_MS = 700;
+
+function drivingField(args: DeltaFinishArgs): Element | null {
+  if (!args.focusedField || args.again || !document.activeElement) return null;
+  const field = deepActive(document.activeElement);
+  const role = roleOf(field);
+  const drives = role === 'searchbox' || role === 'combobox' || field.hasAttribute('aria-controls') || field.hasAttribute('list') ||
+    (field.getAttribute('aria-autocomplete') ?? 'none') !== 'none';
+  return drives ? field : null;
+}
+
 /** How long a finished watch keeps recording for a second read (`again`), ms. */
 const KEEP_MS = 10_000;
 /** A kept watch that records more than this is dropped (a page that never stops changing). */
@@ -164,7 +180,8 @@ const KEEP_RECORDS = 20_000;
 export async function deltaFinish(args: DeltaFinishArgs): Promise<PageDelta> {
   const current = watch;
   if (!current || current.token !== args.token) throw new PageError('delta_lost', 'The document changed during the action; no delta.');
-  let unsettled = await settleAll(current, args, args.again ? current.firstRead : 0);
+  const drives = args.lingerMs === undefined ? drivingField(args) : null;
+  let unsettled = await settleAll(current, drives ? { ...args, lingerMs: ANSWER_WAIT_MS } : args, args.again ? current.firstRead : 0, drives ?? undefined);
   // Shown but still transparent, with a fade declared: the page starts the fade from a timer (Bootstrap's panes
   // after 150 ms). Read now, its text would be missing, and come up as news in the next reply.
   if (args.animationMs && (await fadeStarted(current, args.animationMs))) unsettled = await settleAll(current, { ...args, lingerMs: 0 }, current.records.length);
