@@ -35,6 +35,15 @@ describe('read_page: accessibility-style snapshots with lasting refs', function 
     expect(menu.snapshot.match(/link "Menu section number \d+"/g)).to.have.length(80);
   });
 
+  it('puts short runs of one kind on one line (day numbers, chart labels), and keeps prose and SVG labels apart', async function () {
+    const { snapshot } = (await go('/snapshot/runs.html')).structuredContent;
+    expect(snapshot).to.match(/^- text: No changes yet$/m);
+    expect(snapshot).to.match(/^- text: Design Build$/m);
+    expect(snapshot).to.match(/^- text: December$/m);
+    expect(snapshot).to.match(/^- text: 01 02 03 04 05 .* 31$/m);
+    expect(snapshot).to.match(/^- text: A paragraph of prose long enough to stand on its own line, as prose does\.$/m);
+  });
+
   it('renders roles, names, states and values in the contract line format', async function () {
     const nav = await go('/snapshot/roles.html');
     // Page landmarks carry no ref (as in the contract's `- main` line); controls and headings do.

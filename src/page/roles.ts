@@ -210,4 +210,6 @@ export const BLOCK_TAGS = new Set([
   'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer',
   'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table',
   'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'label', 'legend', 'summary', 'details',
+  // An SVG text element is a label of its own (a chart's bar, a Gantt task), never run into the next one.
+  'text',
 ]);

@@ -68,6 +68,14 @@ interface Pending {
 }
 
 const TEXT_LIMIT = 200;
+/** A text run this short may share a line with the runs beside it. */
+const SHORT_RUN = 24;
+
+/** Runs held by elements of one kind (siblings, or of one tag and class): a row of day numbers, a chart's labels. */
+function alike(a: Element | null, b: Element | null): boolean {
+  if (!a || !b || a.localName !== b.localName) return false;
+  return a.parentNode === b.parentNode || (a.getAttribute('class') ?? '') === (b.getAttribute('class') ?? '');
+}
 /** Roles named by their content unless an attribute names them, and then holding content the name does not say. */
 const LABELLED_CONTAINERS = new Set(['row', 'cell', 'gridcell']);
 
@@ -207,6 +215,9 @@ export class SnapshotWalker {
   /** Diff walk: unchanged children skipped, by depth, not yet said. */
   private readonly skipped = new Map<number, number>();
   private readonly pending: Pending[] = [];
+  /** The index of the last line when it is a short text run that the next one may join (-1 otherwise). */
+  private shortRunLine = -1;
+  private shortRunOwner: Element | null = null;
   /** While a side landmark is walked under sideShare: where its share ends, and whether it ran out. */
   private sideLimit: number | null = null;
   private sideFull = false;
@@ -571,7 +582,26 @@ export class SnapshotWalker {
       this.cut++;
       line += owner ? ` [ref=#${localIdOf(owner)}] [cut]` : ' [cut]';
     }
+    const short = text.length <= SHORT_RUN && line.length === `- text: ${text}`.length;
+    if (short && this.joinShortRun(text, owner)) return;
     if (!this.emit(line, this.textDepth)) this.omitted++;
+    this.shortRunLine = short ? this.lines.length - 1 : -1;
+    this.shortRunOwner = owner;
+  }
+
+  /**
+   * Short runs one after another at one depth (a calendar's day numbers, a chart's labels, tags) share one line:
+   * `- text: 06 07 08 …`, not a line each. False when the last line is not such a run or the joined one would be long.
+   */
+  private joinShortRun(text: string, owner: Element | null): boolean {
+    const index = this.lines.length - 1;
+    if (this.shortRunLine !== index || this.pending.some((pending) => !pending.emitted) || !alike(owner, this.shortRunOwner)) return false;
+    const last = this.lines[index]!;
+    if (!last.startsWith(`${'  '.repeat(this.textDepth)}- text: `) || last.length + text.length + 1 > TEXT_LIMIT + this.textDepth * 2 + 8) return false;
+    if (this.chars + text.length + 1 > this.options.maxChars) return false;
+    this.lines[index] = `${last} ${text}`;
+    this.chars += text.length + 1;
+    return true;
   }
 
   private recordOmitted(element: Element, role: string, depth: number): void {
