@@ -5,7 +5,7 @@ import type { PageDelta } from '../contract/index.js';
 import { PageError } from './errors.js';
 import { nameSuffix, quote } from './names.js';
 import { documentId, elementFor, existingLocalId, localIdOf } from './registry.js';
-import { roleOf } from './roles.js';
+import { NAME_FROM_CONTENT, roleOf } from './roles.js';
 import { settleAll, type SettleArgs } from './delta-settle.js';
 import { foldItems } from './fold.js';
 import { closedPopups, findPopup } from './popups.js';
@@ -453,6 +453,8 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
       add(restyledSummary(anchor));
       continue;
     }
+    // Restyled and nothing to say of it (an empty cell a selection highlight moved to): no line.
+    if (onlyRestyled && walker.lines.length === 1 && /^- [a-z]+ \[ref=#\d+\]$/.test(walker.lines[0]!)) continue;
     // Only context left (the change is the target's line, said above): nothing to show here.
     const news = walker.lines.filter((line, index) => !walker.contextLines.has(index) && !seen.has(lineKey(line) ?? ''));
     if (news.length === 0 && !walker.full) continue;
@@ -570,9 +572,19 @@ function readOn(at: Element | null, hint: OmittedHint | null): string {
  * What a diff walk renders: elements that changed (added, text, non-cosmetic attributes) whole; elements that
  * only changed their look whole when nothing else changed inside them; their ancestors up to the anchor as context.
  */
-function diffFocus(changed: Set<Element>, restyled: Set<Element>, anchors: Set<Element>, target: Element | null): { whole: Set<Element>; path: Set<Element> } {
+function diffFocus(changed: Set<Element>, restyled: Set<Element>, anchors: Set<Element>, target: Element | null): { whole: Set<Element>; path: Set<Element>; renamed: Set<Element> } {
   const whole = new Set<Element>();
   const path = new Set<Element>();
+  // A row named by its cells whose cell changed: its line, with the new name, is the change (its cells get none).
+  const renamed = new Set<Element>();
+  for (const element of changed) {
+    for (let up = parentOf(element); up; up = parentOf(up)) {
+      const role = roleOf(up);
+      if (!role) continue;
+      if (NAME_FROM_CONTENT.has(role)) renamed.add(up);
+      break;
+    }
+  }
   // The target's own restyling (a pressed or focused look, a data-* state) is not news: the reply's head names it.
   // The components wrapping the target (an sl-button around its inner <button>) count as the target.
   const hosts = new Set<Element>();
@@ -590,7 +602,7 @@ function diffFocus(changed: Set<Element>, restyled: Set<Element>, anchors: Set<E
     // A restyled element around other changes (<html> getting a scroll-lock class) is only the way to them.
     if (changed.has(element) || !path.has(element)) whole.add(element);
   }
-  return { whole, path };
+  return { whole, path, renamed };
 }
 
 function composedContains(outer: Element, inner: Element): boolean {

@@ -30,7 +30,7 @@ export interface WalkOptions {
    * elements in `path` (ancestors of changes) give their own line as context; anything else is counted into one
    * `- … N unchanged siblings` line per parent.
    */
-  focus?: { whole: Set<Element>; path: Set<Element>; tails?: Map<Element, string> };
+  focus?: { whole: Set<Element>; path: Set<Element>; renamed?: Set<Element>; tails?: Map<Element, string> };
   /** A multi-line field's value as the lines around its caret (a delta after typing into a code editor). */
   aroundCaret?: boolean;
   /**
@@ -398,7 +398,7 @@ export class SnapshotWalker {
       this.recordOmitted(element, role, depth);
       return;
     }
-    if (this.options.focus && !flags.inWhole) this.contextLines.add(this.lines.length - 1);
+    if (this.options.focus && !flags.inWhole && !this.options.focus.renamed?.has(element)) this.contextLines.add(this.lines.length - 1);
     if (tail !== undefined) {
       this.emitTail(tail, depth + 1);
       return;
