@@ -1,7 +1,7 @@
 // Rich-text fields as editors draw them: names a style sheet draws, the field's text once, a selection the next keys
 // replace, and nothing said of a closed picker whose items were re-classed.
 import { expect } from 'chai';
-import { useBrowser } from './helpers/browser-suite.mjs';
+import { refOf, useBrowser } from './helpers/browser-suite.mjs';
 
 describe('rich-text fields and their toolbars', function () {
   let fixtures;
@@ -34,5 +34,13 @@ describe('rich-text fields and their toolbars', function () {
     const key = await server.ok('computer', { tabId, action: 'key', text: 'ctrl+Home' });
     expect(server.text(key)).to.match(/button "Normal"/);
     expect(server.text(key)).not.to.match(/hidden:/);
+  });
+
+  it('says a picker\'s list closed by its first item and a count of the others', async function () {
+    const { snapshot } = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/rich-text.html') })).structuredContent;
+    const opened = await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snapshot, /button "Normal" \[ref=ref_\d+\] \[expanded=false\]/) });
+    const heading = refOf(server.text(opened), /button "Heading 1"/);
+    const chosen = server.text(await server.ok('computer', { tabId, action: 'left_click', ref: heading }));
+    expect(chosen, chosen).to.match(/^- hidden: button "Heading 1" and 1 more$/m);
   });
 });

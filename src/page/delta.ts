@@ -476,9 +476,12 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   for (const element of topmost(hiddenByStyle)) {
     if (anchors.includes(element) || closed.some((popup) => popup.element === element)) continue;
     // A wrapper without a role stands for what it holds that the agent may have a ref of.
-    const named = roleOf(element) ? element : [...element.querySelectorAll('*')].find((inner) => roleOf(inner) && existingLocalId(inner) !== undefined);
+    const inner = roleOf(element) ? [] : [...element.querySelectorAll('*')].filter((each) => roleOf(each) && existingLocalId(each) !== undefined);
+    const named = roleOf(element) ? element : inner[0];
     const role = named ? roleOf(named) : null;
-    if (named && role && existingLocalId(named) !== undefined) add(`- hidden: ${role}${nameSuffix(named, role)}`);
+    // A closed menu's wrapper stands for all its items: the first named, the others counted.
+    const others = inner.length > 1 ? ` and ${inner.length - 1} more` : '';
+    if (named && role && existingLocalId(named) !== undefined) add(`- hidden: ${role}${nameSuffix(named, role)}${others}`);
     else if (!roleOf(element)) {
       const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
       if (text) add(`- hidden: text ${quote(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`);
