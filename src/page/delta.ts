@@ -1,6 +1,7 @@
 // Post-action deltas: a MutationObserver runs from just before an action until just after it; then only what
 // changed is rendered: the target, the subtrees that appeared or changed, and one line per removal (many removals
-// under one parent folded into a counted line). Cheap by design: nothing is read before the action.
+// under one parent folded into a counted line). What is read before the action (delta-before.ts) rides on the
+// page call that checks the target.
 import type { PageDelta } from '../contract/index.js';
 import { PageError } from './errors.js';
 import { nameSuffix, quote } from './names.js';
@@ -8,6 +9,8 @@ import { documentId, elementFor, existingLocalId, localIdOf } from './registry.j
 import { roleOf } from './roles.js';
 import { settleAll, type SettleArgs } from './delta-settle.js';
 import { foldItems } from './fold.js';
+import { foldLine, nearestWithRole, removalLines } from './delta-removed.js';
+import { fieldState, fieldValues, renderedBefore, rendersNow } from './delta-before.js';
 import { closedPopups, findPopup } from './popups.js';
 import { isShown, parentOf } from './shown.js';
 import { SnapshotWalker, shadowOf } from './snapshot-walk.js';
@@ -30,76 +33,9 @@ interface Watch {
   rendered: Map<Element, boolean>;
 }
 
-/** Levels above the target whose children are looked at before the action, and how many elements at most. */
-const AROUND_LEVELS = 4;
-const AROUND_MAX = 150;
-/** Elements that open and close by style alone, looked at anywhere in the document (at most POPUPS_MAX). */
-const POPUP_SELECTOR = 'dialog, [role=dialog], [role=alertdialog], [role=menu], [role=listbox], [role=tooltip], [role=tabpanel], [popover]';
-const POPUPS_MAX = 100;
-
-/** Rendered and not visibility:hidden (what a row's hover actions toggle). */
-function rendersNow(element: Element): boolean {
-  return element.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions);
-}
-
-/** What rendered before the action, of the elements whose showing or hiding a delta must not miss. */
-function renderedBefore(near: Element | null): Map<Element, boolean> {
-  const rendered = new Map<Element, boolean>();
-  lookAround(near, rendered, AROUND_MAX);
-  // Where the previous action was: the pointer leaving it hides what its hover showed.
-  if (previousNear && previousNear !== near && previousNear.isConnected) lookAround(previousNear, rendered, AROUND_MAX * 2);
-  previousNear = near;
-  const popups = document.querySelectorAll(POPUP_SELECTOR);
-  for (let i = 0; i < popups.length && i < POPUPS_MAX; i++) rendered.set(popups[i]!, rendersNow(popups[i]!));
-  return rendered;
-}
-
-/** The element the last action of this document aimed at. */
-let previousNear: Element | null = null;
-
-/** Notes whether each element near `near` renders: its ancestors' children and grandchildren, up to `max` in all. */
-function lookAround(near: Element | null, rendered: Map<Element, boolean>, max: number): void {
-  let level = 0;
-  for (let up = near ? parentOf(near) : null; up && level < AROUND_LEVELS && up !== document.body && up !== document.documentElement; up = parentOf(up), level++) {
-    for (const child of up.children) {
-      if (rendered.size >= max) break;
-      if (!rendered.has(child)) rendered.set(child, rendersNow(child));
-      // A menu is often one level further down: the toggle's sibling's list, a tab panel's content.
-      for (const inner of child === near ? [] : child.children) {
-        if (rendered.size >= max) break;
-        rendered.set(inner, rendersNow(inner));
-      }
-    }
-  }
-}
-
-/** Fields whose value is watched across an action, at most this many. */
-const VALUES_WATCHED = 200;
-
-function fieldState(element: Element): string {
-  const field = element as HTMLInputElement;
-  return field.type === 'checkbox' || field.type === 'radio' ? String(field.checked) : field.value;
-}
-
-/** Fields by tag name: a selector query with :not() walked the whole document at 3-4x the cost. */
-const FIELD_TAGS = ['input', 'textarea', 'select'];
-
-function fieldValues(): Map<Element, string> {
-  const values = new Map<Element, string>();
-  for (const tag of FIELD_TAGS) {
-    const fields = document.getElementsByTagName(tag);
-    for (let i = 0; i < fields.length && values.size < VALUES_WATCHED; i++) {
-      const field = fields[i]!;
-      if ((field as HTMLInputElement).type !== 'hidden') values.set(field, fieldState(field));
-    }
-  }
-  return values;
-}
-
 let watch: Watch | null = null;
 
 const OBSERVE: MutationObserverInit = { childList: true, subtree: true, attributes: true, characterData: true, attributeOldValue: true, characterDataOldValue: true };
-const FOLD_OVER = 3;
 /** Characters kept for the line that says a delta was cut. */
 const CUT_LINE_ROOM = 160;
 /** A subtree that only changed class/style is shown whole when it fits in this many chars, else summarized. */
@@ -215,29 +151,6 @@ async function fadeStarted(current: Watch, boundMs: number): Promise<boolean> {
     fading = fading.filter((element) => element.isConnected && waitsToFadeIn(element) && !element.getAnimations().length);
   }
   return true;
-}
-
-function nearestWithRole(node: Node): Element | null {
-  for (let element = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : parentOf(node); element; element = parentOf(element)) {
-    if (roleOf(element)) return element;
-  }
-  return null;
-}
-
-/** Inside an aria-hidden subtree, which snapshots leave out. */
-function hiddenFromTree(node: Node): boolean {
-  for (let element = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : parentOf(node); element; element = parentOf(element)) {
-    if (element.getAttribute('aria-hidden') === 'true') return true;
-  }
-  return false;
-}
-
-/** The text of a removed element with no role, as a name suffix; null when it had none or the parent still shows it. */
-function removedText(element: Element, parent: Node): string | null {
-  const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
-  if (!text) return null;
-  if ((parent.textContent ?? '').replace(/\s+/g, ' ').includes(text)) return null;
-  return ` ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`;
 }
 
 /** The field whose line a delta shows first: the target's when it holds a value, else the focused one after keys. */
@@ -419,11 +332,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
       partCut ??= { anchor, hint: walker.hints[0] ?? null };
     }
     const rest = folded.get(anchor);
-    if (rest) {
-      const where = nearestWithRole(rest.parent);
-      const whereText = where ? ` in ${roleOf(where)}${nameSuffix(where, roleOf(where)!)} [ref=#${localIdOf(where)}]` : '';
-      add(`- (${rest.items.length} more ${rest.role}s added or changed${whereText}; read_page with ref_id [ref=#${localIdOf(rest.items[0]!)}] reads them)`);
-    }
+    if (rest) add(foldLine(rest, (element) => addedElements.has(element)));
   }
   // What a style hid inside a subtree still shown: the walk leaves it out, so it is said here (once, outermost).
   for (const element of topmost(hiddenByStyle)) {
@@ -437,41 +346,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
       if (text) add(`- hidden: text ${quote(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`);
     }
   }
-  // Removals under one place are counted together (a grid drops rows from several containers at once).
-  const removedLines = new Map<string, { count: number; role: string; names: string[] }>();
-  // Places that got new elements too: what left them without a role was redrawn (an editor's lines), not lost.
-  const refilled = new Set<Node>();
-  for (const record of current.records) {
-    if (record.type === 'childList' && [...record.addedNodes].some((node) => node.nodeType === Node.ELEMENT_NODE)) refilled.add(record.target);
-  }
-  for (const [parent, removed] of removals) {
-    // Removed from something itself removed (a dropped row's cells): that removal already says it. Removed from
-    // what the snapshot never shows (an editor's aria-hidden lines, redrawn as it types): nothing a line said is gone.
-    if (!parent.isConnected || hiddenFromTree(parent)) continue;
-    const described = removed.filter((element) => roleOf(element) || element.querySelector('*'));
-    if (described.length === 0) continue;
-    const where = parent.nodeType === Node.ELEMENT_NODE ? nearestWithRole(parent) : null;
-    const under = where && where.isConnected ? ` from ${roleOf(where)}${nameSuffix(where, roleOf(where)!)} [ref=#${localIdOf(where)}]` : '';
-    for (const element of described) {
-      // A closed popup was said above, also when what was removed is a wrapper of it without a role of its own.
-      if (closed.some((popup) => popup.element === element || (!roleOf(element) && element.contains(popup.element)))) continue;
-      const role = roleOf(element) ?? roleOf(element.querySelector('[role], dialog, ul, ol, table, form, nav') ?? element);
-      // Nothing with a role: what was lost is its text, unless it was redrawn (new elements in the same place, or
-      // the same text still there, as code editors and virtual lists redraw their lines).
-      const name = role ? nameSuffix(element, role) : refilled.has(parent) ? null : removedText(element, parent);
-      if (name === null) continue;
-      const key = `${role ?? 'text'}${under}`;
-      const entry = removedLines.get(key) ?? { count: 0, role: role ?? 'text', names: [] };
-      entry.count++;
-      entry.names.push(name);
-      removedLines.set(key, entry);
-    }
-  }
-  for (const [key, entry] of removedLines) {
-    const under = key.slice(entry.role.length);
-    if (entry.count > FOLD_OVER) add(`- removed: ${entry.count} ${entry.role}s${under}`);
-    else for (const name of new Set(entry.names)) add(`- removed: ${entry.role}${name}${under}`);
-  }
+  for (const line of removalLines(current.records, removals, closed)) add(line);
   const focusLine = movedFocusLine(current, target, (line) => seen.has(lineKey(line) ?? ''));
   if (focusLine) add(focusLine);
   if (truncated) {
