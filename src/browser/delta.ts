@@ -44,6 +44,11 @@ export interface DeltaFinishOptions {
   /** Wait this long for a first change when the action made none (hover: a tooltip's show delay), ms. */
   lingerMs?: number;
   /**
+   * Read a watch that may have been read already (by a read-back that ran late): everything since the action began,
+   * and the watch ends.
+   */
+  again?: boolean;
+  /**
    * Answers of deltaFinish that other page calls bring back, by context (null: that document was not the
    * watched one any more; undefined: no answer). Those contexts are not called again.
    */
@@ -86,7 +91,10 @@ export class DeltaWatch implements DeltaHandle {
   constructor(
     private readonly tab: Tab,
     private readonly kind: { keys?: boolean } = {},
-  ) {}
+  ) {
+    // A new watch replaces the page's: one kept for a dialog's answer could no longer be read.
+    tab.dialogWatch = null;
+  }
 
   get startArgs(): { token: string } {
     return { token: this.token };
@@ -127,6 +135,7 @@ export class DeltaWatch implements DeltaHandle {
       animationMs: Math.min(ANIMATION_MAX_MS, Math.floor(this.tab.timeouts.action / 2)),
       ...(options.lingerMs ? { lingerMs: options.lingerMs } : {}),
       ...(this.kind.keys ? { focusedField: true } : {}),
+      ...(options.again ? { again: true } : {}),
     };
   }
 
@@ -288,12 +297,12 @@ async function fullSnapshot(tab: Tab, maxChars: number, oldDocId?: string): Prom
  * Runs a write that is not input (form_input sets a value by script) under a watch of the tab's document and
  * `frame`'s, and says what the page did in answer: its heading, title, an enabled button.
  */
-export async function watchWhile<T>(tab: Tab, frame: string, write: () => Promise<T>): Promise<{ value: T; outcome: DeltaOutcome | null }> {
+export async function watchWhile<T>(tab: Tab, frame: string, write: () => Promise<T>, options: DeltaFinishOptions = {}): Promise<{ value: T; outcome: DeltaOutcome | null }> {
   const watch = new DeltaWatch(tab);
   await watch.startIn([...new Set([tab.context, frame])]);
   const value = await write();
   // The write happened: a delta that cannot be read (a frame gone) must not turn it into a failure.
-  const outcome = await watch.finish().catch((error: unknown) => {
+  const outcome = await watch.finish(options).catch((error: unknown) => {
     if (tab.isFatal(error)) throw error;
     return null;
   });

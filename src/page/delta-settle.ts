@@ -79,12 +79,18 @@ const RENDER_FRAMES_MAX = 20;
  * fading out, grid rows sliding into their sorted places) and what the page does once they end, within
  * animationMs. Returns what was still moving when that bound ran out.
  */
-export async function settleAll(current: Recording, args: SettleArgs, seen = 0): Promise<string | undefined> {
+export async function settleAll(current: Recording, args: SettleArgs, seen = 0, arrival: (record: MutationRecord) => boolean = () => true): Promise<string | undefined> {
   const started = performance.now();
-  // `seen`: records an earlier read of the same watch already had; the linger waits for one beyond them.
-  if (args.lingerMs && current.records.length === seen && !document.hidden) {
+  // `seen`: records an earlier read of the same watch already had; the linger waits for one beyond them that
+  // brought something (`arrival`): the last hover's tooltip leaving is not the new one's coming.
+  if (args.lingerMs && !document.hidden) {
     const until = started + args.lingerMs;
-    while (current.records.length === seen && performance.now() < until) await sleep(Math.min(25, until - performance.now()));
+    let checked = seen;
+    const arrived = (): boolean => {
+      for (; checked < current.records.length; checked++) if (arrival(current.records[checked]!)) return true;
+      return false;
+    };
+    while (!arrived() && performance.now() < until) await sleep(Math.min(25, until - performance.now()));
   }
   await settle(current, args.settleMs);
   // A page that answers a click in its next animation frame (a render scheduled with requestAnimationFrame) has

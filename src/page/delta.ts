@@ -8,6 +8,7 @@ import { nameSuffix, quote } from './names.js';
 import { documentId, elementFor, existingLocalId, localIdOf } from './registry.js';
 import { roleOf } from './roles.js';
 import { settleAll, type SettleArgs } from './delta-settle.js';
+import { arrivalOf, isCosmetic, onlyInteractionClasses, unshownAttribute } from './record-kinds.js';
 import { foldItems } from './fold.js';
 import { foldLine, nearestWithRole, removalLines } from './delta-removed.js';
 import { fieldState, fieldValues, renderedBefore, rendersNow } from './delta-before.js';
@@ -100,7 +101,7 @@ const KEEP_RECORDS = 20_000;
 export async function deltaFinish(args: DeltaFinishArgs): Promise<PageDelta> {
   const current = watch;
   if (!current || current.token !== args.token) throw new PageError('delta_lost', 'The document changed during the action; no delta.');
-  let unsettled = await settleAll(current, args, args.again ? current.firstRead : 0);
+  let unsettled = await settleAll(current, args, args.again ? current.firstRead : 0, arrivalOf(current.rendered));
   // Shown but still transparent, with a fade declared: the page starts the fade from a timer (Bootstrap's panes
   // after 150 ms). Read now, its text would be missing, and come up as news in the next reply.
   if (args.animationMs && (await fadeStarted(current, args.animationMs))) unsettled = await settleAll(current, { ...args, lingerMs: 0 }, current.records.length);
@@ -253,7 +254,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
       });
     } else if (record.type === 'attributes') {
       const element = record.target as Element;
-      if (unchanged(element, record.attributeName)) continue;
+      if (unchanged(element, record.attributeName) || unshownAttribute(record.attributeName)) continue;
       if (record.attributeName === 'class' && onlyInteractionClasses(firstOld.get(element)?.get('class') ?? null, element.getAttribute('class'))) continue;
       attributed.add(element);
       if (isCosmetic(record.attributeName)) restyled.add(element);
@@ -463,21 +464,6 @@ function appendedText(records: MutationRecord[]): Map<Element, string> {
     if (now.length > old.length && now.startsWith(old)) tails.set(parent, now.slice(old.length));
   }
   return tails;
-}
-
-/** Class names a component toggles as the pointer and focus move (button--focused, is-hovered, mdc-ripple-…). */
-const INTERACTION_CLASS = /focus|hover|active|pressed|ripple|touched|pointer/i;
-
-/** The class changed only by focus / hover / press markers: what the delta says about focus is enough. */
-function onlyInteractionClasses(before: string | null, after: string | null): boolean {
-  const old = new Set((before ?? '').split(/\s+/).filter(Boolean));
-  const now = new Set((after ?? '').split(/\s+/).filter(Boolean));
-  const diff = [...old].filter((name) => !now.has(name)).concat([...now].filter((name) => !old.has(name)));
-  return diff.length > 0 && diff.every((name) => INTERACTION_CLASS.test(name));
-}
-
-function isCosmetic(attribute: string | null): boolean {
-  return attribute === 'class' || attribute === 'style' || (attribute?.startsWith('data-') ?? false);
 }
 
 /** One line for a large subtree that only changed its look: what it is, and how to read it if it matters. */
