@@ -47,6 +47,20 @@ export function deltaStart(args: { token: string }): { docId: string } {
   return startDelta(args, document.activeElement);
 }
 
+/**
+ * Starts watching a frame for an action in its parent (a toolbar button there changes the frame's editable body),
+ * if the frame is same-origin with its parent and in its viewport: what an agent sees of it.
+ */
+export function deltaStartFrame(args: { token: string }): { docId: string; name: string } | null {
+  const frame = window.frameElement;
+  if (!frame) return null;
+  const box = frame.getBoundingClientRect();
+  const view = window.parent;
+  if (box.bottom <= 0 || box.right <= 0 || box.top >= view.innerHeight || box.left >= view.innerWidth || box.width === 0 || box.height === 0) return null;
+  const name = frame.getAttribute('title') || frame.getAttribute('aria-label') || frame.getAttribute('name') || frame.id;
+  return { ...startDelta(args, document.activeElement), name };
+}
+
 /** Starts watching, looking first at what is around `near`, the element acted on. */
 export function startDelta(args: { token: string }, near: Element | null): { docId: string } {
   watch?.observer.disconnect();
