@@ -67,6 +67,8 @@ export function removalLines(records: MutationRecord[], removals: Map<Node, Elem
     const where = parent.nodeType === Node.ELEMENT_NODE ? nearestWithRole(parent) : null;
     const under = where && where.isConnected ? ` from ${placeOf(where)}` : '';
     for (const element of described) {
+      // In the page still: moved elsewhere (said as moved), or put back where it was; not removed.
+      if (element.isConnected) continue;
       // A closed popup was said above, also when what was removed is a wrapper of it without a role of its own.
       if (closed.some((popup) => popup.element === element || (!roleOf(element) && element.contains(popup.element)))) continue;
       let role = roleOf(element) ?? roleOf(element.querySelector('[role], dialog, ul, ol, table, form, nav') ?? element);
@@ -95,17 +97,26 @@ export function removalLines(records: MutationRecord[], removals: Map<Node, Elem
   return lines;
 }
 
+/** How a folded item came to be in the delta: new, put elsewhere in its list, or the same element showing other content. */
+export type ItemChange = 'added' | 'moved' | 'changed';
+
+const HOW: Record<ItemChange, string> = {
+  added: 'added',
+  moved: 'moved to new places (same refs)',
+  changed: 'now show other content (same refs)',
+};
+
 /**
  * The counted line of a folded collection. Items that were there before and now show other content (a recycling
  * list or grid after a scroll or sort) keep their refs, which now stand for what they show now: said, since an
  * agent holding the ref of "row 3" would act on another row.
  */
-export function foldLine(rest: Folded, added: (element: Element) => boolean): string {
+export function foldLine(rest: Folded, change: (element: Element) => ItemChange): string {
   const where = nearestWithRole(rest.parent);
   const whereText = where ? ` in ${placeOf(where)}` : '';
   const what = rest.role ? `${rest.role}s` : `rows like these (${rest.kind})`;
-  const fresh = rest.items.filter(added).length;
-  const how = fresh === rest.items.length ? 'added' : fresh === 0 ? 'now show other content (same refs)' : 'added or now showing other content';
+  const kinds = new Set(rest.items.map(change));
+  const how = kinds.size === 1 ? HOW[[...kinds][0]!] : 'added or changed';
   // A collection item's read continues with the items after it; a roleless row's read is that row alone.
   const from = rest.role ? rest.items[0]! : rest.parent;
   return `- (${rest.items.length} more ${what} ${how}${whereText}; read_page with ref_id [ref=#${localIdOf(from)}] reads them)`;

@@ -6,11 +6,13 @@ import type { PageDelta } from '../contract/index.js';
 import { PageError } from './errors.js';
 import { nameSuffix, quote } from './names.js';
 import { documentId, elementFor, existingLocalId, localIdOf } from './registry.js';
-import { roleOf } from './roles.js';
+import { PAGE_LANDMARKS, roleOf } from './roles.js';
 import { settleAll, type SettleArgs } from './delta-settle.js';
 import { arrivalOf, isCosmetic, onlyInteractionClasses, unshownAttribute } from './record-kinds.js';
 import { foldItems } from './fold.js';
 import { foldLine, nearestWithRole, removalLines } from './delta-removed.js';
+import { movedLines } from './delta-moved.js';
+import { namedContextLine } from './place-name.js';
 import { fieldState, fieldValues, renderedBefore, rendersNow } from './delta-before.js';
 import { closedPopups, findPopup } from './popups.js';
 import { isShown, parentOf } from './shown.js';
@@ -238,7 +240,11 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   const unchanged = (element: Element, attribute: string | null): boolean => {
     if (!attribute) return false;
     const olds = firstOld.get(element);
-    return olds !== undefined && olds.has(attribute) && olds.get(attribute) === element.getAttribute(attribute);
+    if (olds === undefined || !olds.has(attribute)) return false;
+    const old = olds.get(attribute);
+    const now = element.getAttribute(attribute);
+    // An empty class or style looks as none: dragula leaves `class=""` on <body> after the first drag.
+    return old === now || (isCosmetic(attribute) && !old && !now);
   };
   const addedElements = new Set<Element>();
   const attributed = new Set<Element>();
@@ -288,6 +294,14 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     if (before) hiddenByStyle.push(element);
   }
   for (const element of changed) restyled.delete(element);
+  // Taken out and put back (elsewhere or in another order): not new.
+  const reinserted = new Set([...removals.values()].flat().filter((element) => element.isConnected));
+  // Moved, not new: said in one line each (from where to where), not rendered again as an added subtree.
+  const moves = movedLines(current.records, addedElements);
+  for (const element of moves.said) {
+    changed.delete(element);
+    restyled.delete(element);
+  }
   const roots = topmost([...changed, ...restyled].filter((element) => element.isConnected)).map((element) => nearestWithRole(element) ?? element);
   const { anchors, folded } = foldItems(topmost([...new Set(roots)]));
   const focus = { ...diffFocus(changed, restyled, new Set(anchors), targetOf(args)), tails: appendedText(current.records) };
@@ -319,6 +333,12 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   if (field) add(fieldLine(field));
   // Popups and dialogs the action closed, once each, before what changed.
   for (const popup of closed) add(`- closed: ${popup.role}${popup.name}`);
+  // Anchors whose line would be a bare `- main` (no name, no ref): more than one of a role are told apart below.
+  const bareCount = new Map<string, number>();
+  for (const anchor of anchors) {
+    const role = roleOf(anchor);
+    if (role && (PAGE_LANDMARKS.has(role) || role === 'group') && !nameSuffix(anchor, role)) bareCount.set(role, (bareCount.get(role) ?? 0) + 1);
+  }
   for (const [index, anchor] of anchors.entries()) {
     if (!isShown(anchor)) {
       const role = roleOf(anchor);
@@ -339,7 +359,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     // Only context left (the change is the target's line, said above): nothing to show here.
     const news = walker.lines.filter((line, index) => !walker.contextLines.has(index) && !seen.has(lineKey(line) ?? ''));
     if (news.length === 0 && !walker.full) continue;
-    for (const line of walker.lines) if (!add(line)) break;
+    for (const line of contextNamed(walker.lines, walker.contextLines, anchor, bareCount)) if (!add(line)) break;
     if (truncated) {
       cutAt ??= anchor;
       cutHint ??= walker.hints[0] ?? null;
@@ -347,7 +367,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
       partCut ??= { anchor, hint: walker.hints[0] ?? null };
     }
     const rest = folded.get(anchor);
-    if (rest) add(foldLine(rest, (element) => addedElements.has(element)));
+    if (rest) add(foldLine(rest, (element) => (!addedElements.has(element) ? 'changed' : reinserted.has(element) ? 'moved' : 'added')));
   }
   // What a style hid inside a subtree still shown: the walk leaves it out, so it is said here (once, outermost).
   for (const element of topmost(hiddenByStyle)) {
@@ -361,6 +381,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
       if (text) add(`- hidden: text ${quote(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`);
     }
   }
+  for (const line of moves.lines) add(line);
   for (const line of removalLines(current.records, removals, closed)) add(line);
   const focusLine = movedFocusLine(current, target, (line) => seen.has(lineKey(line) ?? ''));
   if (focusLine) add(focusLine);
@@ -478,6 +499,18 @@ function appendedText(records: MutationRecord[]): Map<Element, string> {
     if (now.length > old.length && now.startsWith(old)) tails.set(parent, now.slice(old.length));
   }
   return tails;
+}
+
+/**
+ * A walk's lines with its anchor's bare context line (`- main`) named by the text heading it (`- main (Done)`) when
+ * the delta has more than one of that role: repeated bare lines said nothing of where each change is. One with
+ * nothing to name it by is left out, its lines moved up a level.
+ */
+function contextNamed(lines: string[], contextLines: Set<number>, anchor: Element, bareCount: Map<string, number>): string[] {
+  const bare = /^- ([a-z]+)$/.exec(lines[0] ?? '');
+  if (!bare || !contextLines.has(0) || (bareCount.get(bare[1]!) ?? 0) < 2) return lines;
+  const named = namedContextLine(anchor, lines[0]!);
+  return named ? [named, ...lines.slice(1)] : lines.slice(1).map((line) => line.replace(/^ {2}/, ''));
 }
 
 /** One line for a large subtree that only changed its look: what it is, and how to read it if it matters. */
