@@ -106,6 +106,9 @@ const HOW: Record<ItemChange, string> = {
   changed: 'now show other content (same refs)',
 };
 
+/** The same, for items of more than one kind. */
+const MIXED: Record<ItemChange, string> = { added: 'added', moved: 'moved', changed: 'now showing other content' };
+
 /**
  * The counted line of a folded collection. Items that were there before and now show other content (a recycling
  * list or grid after a scroll or sort) keep their refs, which now stand for what they show now: said, since an
@@ -116,7 +119,7 @@ export function foldLine(rest: Folded, change: (element: Element) => ItemChange)
   const whereText = where ? ` in ${placeOf(where)}` : '';
   const what = rest.role ? `${rest.role}s` : `rows like these (${rest.kind})`;
   const kinds = new Set(rest.items.map(change));
-  const how = kinds.size === 1 ? HOW[[...kinds][0]!] : 'added or changed';
+  const how = kinds.size === 1 ? HOW[[...kinds][0]!] : (['added', 'moved', 'changed'] as const).filter((kind) => kinds.has(kind)).map((kind) => MIXED[kind]).join(' or ');
   // A collection item's read continues with the items after it; a roleless row's read is that row alone.
   const from = rest.role ? rest.items[0]! : rest.parent;
   return `- (${rest.items.length} more ${what} ${how}${whereText}; read_page with ref_id [ref=#${localIdOf(from)}] reads them)`;

@@ -126,3 +126,34 @@ export async function settleAll(current: Recording, args: SettleArgs, seen = 0, 
     await settle(current, args.settleMs);
   }
 }
+
+/** Elements a fade may be waited for, at most. */
+const FADES_MAX = 50;
+
+/** An element the action changed that renders, is transparent, and declares a transition of its opacity. */
+function waitsToFadeIn(element: Element): boolean {
+  if (!element.checkVisibility()) return false;
+  const style = getComputedStyle(element);
+  if (Number(style.opacity) >= 0.05) return false;
+  const properties = style.transitionProperty.split(',').map((name) => name.trim());
+  const durations = style.transitionDuration.split(',').map((value) => parseFloat(value));
+  return properties.some((name, index) => (name === 'opacity' || name === 'all') && (durations[index % durations.length] ?? 0) > 0);
+}
+
+/** Waits, within `boundMs`, for transparent elements the action showed to start fading in; whether there were any. */
+export async function fadeStarted(current: Recording, rendered: Map<Element, boolean>, boundMs: number): Promise<boolean> {
+  const targets = new Set<Element>();
+  for (const record of current.records) {
+    if (targets.size >= FADES_MAX) break;
+    if (record.type === 'attributes') targets.add(record.target as Element);
+  }
+  for (const [element, before] of rendered) if (!before && targets.size < FADES_MAX) targets.add(element);
+  let fading = [...targets].filter((element) => element.isConnected && waitsToFadeIn(element));
+  if (fading.length === 0) return false;
+  const until = performance.now() + boundMs;
+  while (fading.length && performance.now() < until) {
+    await new Promise((resolve) => window.setTimeout(resolve, 25));
+    fading = fading.filter((element) => element.isConnected && waitsToFadeIn(element) && !element.getAnimations().length);
+  }
+  return true;
+}

@@ -1,19 +1,21 @@
 // Post-action deltas: a MutationObserver runs from just before an action until just after it; then only what
-// changed is rendered: the target, the subtrees that appeared or changed, and one line per removal (many removals
-// under one parent folded into a counted line). What is read before the action (delta-before.ts) rides on the
-// page call that checks the target.
+// changed is rendered: the target, the subtrees that appeared or changed, and one line per removal or move (many
+// under one place folded into a counted line). Around it: what is read before the action, riding on the page call
+// that checks the target (delta-before.ts), the wait for the page to settle (delta-settle.ts), what the records
+// say changed (delta-records.ts), the lines for what left or moved (delta-removed.ts, delta-moved.ts).
 import type { PageDelta } from '../contract/index.js';
 import { PageError } from './errors.js';
 import { nameSuffix, quote } from './names.js';
 import { documentId, elementFor, existingLocalId, localIdOf } from './registry.js';
 import { PAGE_LANDMARKS, roleOf } from './roles.js';
-import { settleAll, type SettleArgs } from './delta-settle.js';
-import { arrivalOf, isCosmetic, onlyInteractionClasses, unshownAttribute } from './record-kinds.js';
+import { fadeStarted, settleAll, type SettleArgs } from './delta-settle.js';
+import { appendedText, classify } from './delta-records.js';
+import { arrivalOf } from './record-kinds.js';
 import { foldItems } from './fold.js';
 import { foldLine, nearestWithRole, removalLines } from './delta-removed.js';
 import { movedLines } from './delta-moved.js';
 import { namedContextLine } from './place-name.js';
-import { fieldState, fieldValues, renderedBefore, rendersNow } from './delta-before.js';
+import { fieldState, fieldValues, renderedBefore } from './delta-before.js';
 import { closedPopups, findPopup } from './popups.js';
 import { isShown, parentOf } from './shown.js';
 import { SnapshotWalker, shadowOf } from './snapshot-walk.js';
@@ -120,7 +122,7 @@ export async function deltaFinish(args: DeltaFinishArgs): Promise<PageDelta> {
   let unsettled = await settleAll(current, args, args.again ? current.firstRead : 0, arrivalOf(current.rendered));
   // Shown but still transparent, with a fade declared: the page starts the fade from a timer (Bootstrap's panes
   // after 150 ms). Read now, its text would be missing, and come up as news in the next reply.
-  if (args.animationMs && (await fadeStarted(current, args.animationMs))) unsettled = await settleAll(current, { ...args, lingerMs: 0 }, current.records.length);
+  if (args.animationMs && (await fadeStarted(current, current.rendered, args.animationMs))) unsettled = await settleAll(current, { ...args, lingerMs: 0 }, current.records.length);
   current.records.push(...current.observer.takeRecords());
   // A component added in place of another leaves the element count as it was: look for hosts again next time.
   if (current.records.some((record) => record.addedNodes.length > 0)) forgetCustomElements();
@@ -137,37 +139,6 @@ export async function deltaFinish(args: DeltaFinishArgs): Promise<PageDelta> {
   }
   const delta = render(current, args);
   return unsettled ? { ...delta, unsettled } : delta;
-}
-
-/** Elements a fade may be waited for, at most. */
-const FADES_MAX = 50;
-
-/** An element the action changed that renders, is transparent, and declares a transition of its opacity. */
-function waitsToFadeIn(element: Element): boolean {
-  if (!element.checkVisibility()) return false;
-  const style = getComputedStyle(element);
-  if (Number(style.opacity) >= 0.05) return false;
-  const properties = style.transitionProperty.split(',').map((name) => name.trim());
-  const durations = style.transitionDuration.split(',').map((value) => parseFloat(value));
-  return properties.some((name, index) => (name === 'opacity' || name === 'all') && (durations[index % durations.length] ?? 0) > 0);
-}
-
-/** Waits, within `boundMs`, for transparent elements the action showed to start fading in; whether there were any. */
-async function fadeStarted(current: Watch, boundMs: number): Promise<boolean> {
-  const targets = new Set<Element>();
-  for (const record of current.records) {
-    if (targets.size >= FADES_MAX) break;
-    if (record.type === 'attributes') targets.add(record.target as Element);
-  }
-  for (const [element, before] of current.rendered) if (!before && targets.size < FADES_MAX) targets.add(element);
-  let fading = [...targets].filter((element) => element.isConnected && waitsToFadeIn(element));
-  if (fading.length === 0) return false;
-  const until = performance.now() + boundMs;
-  while (fading.length && performance.now() < until) {
-    await new Promise((resolve) => window.setTimeout(resolve, 25));
-    fading = fading.filter((element) => element.isConnected && waitsToFadeIn(element) && !element.getAnimations().length);
-  }
-  return true;
 }
 
 /** The field whose line a delta shows first: the target's when it holds a value, else the focused one after keys. */
@@ -220,80 +191,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     // Too long for the reply's room: the full render says where it was cut.
     if (lines.reduce((sum, text) => sum + text.length + 1, 0) <= args.maxChars - CUT_LINE_ROOM) return { docId: documentId, lines, records: 0, truncated: false };
   }
-  const added = new Set<Node>();
-  const changed = new Set<Element>();
-  // Elements whose only change is how they look (class, style, data-*): a theme toggle on <body> must not
-  // re-render the whole page as "changed".
-  const restyled = new Set<Element>();
-  const removals = new Map<Node, Element[]>();
-  const expandedNow: Element[] = [];
-  // An attribute set to the value it already had (a script resetting aria-expanded="false" on every button of a
-  // table) changes nothing: compare the first old value seen with the value now.
-  const firstOld = new Map<Element, Map<string, string | null>>();
-  for (const record of current.records) {
-    if (record.type !== 'attributes' || !record.attributeName) continue;
-    const element = record.target as Element;
-    const olds = firstOld.get(element) ?? new Map<string, string | null>();
-    if (!olds.has(record.attributeName)) olds.set(record.attributeName, record.oldValue);
-    firstOld.set(element, olds);
-  }
-  const unchanged = (element: Element, attribute: string | null): boolean => {
-    if (!attribute) return false;
-    const olds = firstOld.get(element);
-    if (olds === undefined || !olds.has(attribute)) return false;
-    const old = olds.get(attribute);
-    const now = element.getAttribute(attribute);
-    // An empty class or style looks as none: dragula leaves `class=""` on <body> after the first drag.
-    return old === now || (isCosmetic(attribute) && !old && !now);
-  };
-  const addedElements = new Set<Element>();
-  const attributed = new Set<Element>();
-  for (const record of current.records) {
-    // Text replaced by the same text (`textContent = sameValue` on every input event) changed nothing.
-    if (record.type === 'childList' && sameText(record)) continue;
-    if (record.type === 'childList') {
-      record.addedNodes.forEach((node) => {
-        added.add(node);
-        if (node.nodeType === Node.ELEMENT_NODE) addedElements.add(node as Element);
-      });
-      record.removedNodes.forEach((node) => {
-        if (added.has(node)) return;
-        if (node.nodeType === Node.ELEMENT_NODE) {
-          const list = removals.get(record.target) ?? [];
-          list.push(node as Element);
-          removals.set(record.target, list);
-        } else if (record.target.nodeType === Node.ELEMENT_NODE && (node.nodeType !== Node.TEXT_NODE || node.nodeValue?.trim())) {
-          changed.add(record.target as Element);
-        }
-      });
-      record.addedNodes.forEach((node) => {
-        // Whitespace between elements renders nothing: it must not make its parent a changed subtree.
-        if (node.nodeType === Node.TEXT_NODE && !node.nodeValue?.trim()) return;
-        const element = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : parentOf(node);
-        if (element) changed.add(element);
-      });
-    } else if (record.type === 'attributes') {
-      const element = record.target as Element;
-      if (unchanged(element, record.attributeName) || unshownAttribute(record.attributeName)) continue;
-      if (record.attributeName === 'class' && onlyInteractionClasses(firstOld.get(element)?.get('class') ?? null, element.getAttribute('class'))) continue;
-      attributed.add(element);
-      if (isCosmetic(record.attributeName)) restyled.add(element);
-      else changed.add(element);
-      if (record.attributeName === 'aria-expanded' && element.getAttribute('aria-expanded') === 'true') expandedNow.push(element);
-    } else {
-      const parent = parentOf(record.target);
-      if (parent) changed.add(parent);
-    }
-  }
-  for (const [element, value] of current.values) if (element.isConnected && fieldState(element) !== value) changed.add(element);
-  // Shown or hidden by a style that changed elsewhere (a class on an ancestor, :hover): a change of its own.
-  const hiddenByStyle: Element[] = [];
-  for (const [element, before] of current.rendered) {
-    if (!element.isConnected || rendersNow(element) === before) continue;
-    changed.add(element);
-    if (before) hiddenByStyle.push(element);
-  }
-  for (const element of changed) restyled.delete(element);
+  const { changed, restyled, removals, expandedNow, addedElements, attributed, hiddenByStyle } = classify(current);
   // Taken out and put back (elsewhere or in another order): not new.
   const reinserted = new Set([...removals.values()].flat().filter((element) => element.isConnected));
   // Moved, not new: said in one line each (from where to where), not rendered again as an added subtree.
@@ -402,22 +300,6 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
 
 type OmittedHint = { id: number; role: string; name: string; continues: boolean };
 
-/** A record that swapped text nodes for text nodes holding the same text. */
-function sameText(record: MutationRecord): boolean {
-  if (record.addedNodes.length === 0 || record.removedNodes.length === 0) return false;
-  let before = '';
-  let after = '';
-  for (const node of record.removedNodes) {
-    if (node.nodeType !== Node.TEXT_NODE) return false;
-    before += node.nodeValue ?? '';
-  }
-  for (const node of record.addedNodes) {
-    if (node.nodeType !== Node.TEXT_NODE) return false;
-    after += node.nodeValue ?? '';
-  }
-  return before === after;
-}
-
 /** A changed subtree's walk gets at least this many characters, whatever came before it. */
 const SUBTREE_MIN = 1_500;
 
@@ -471,34 +353,6 @@ function targetOf(args: DeltaFinishArgs): Element | null {
   } catch {
     return null;
   }
-}
-
-/** Text shorter than this (not ending a line) is shown whole even when the action only added to its end. */
-const TAIL_OVER = 40;
-
-/**
- * Text containers (no element children: a log, a status line) whose text the action only added to the end of
- * (`textContent += line`, or one text node growing): the added part, so a log is not listed again whole.
- */
-function appendedText(records: MutationRecord[]): Map<Element, string> {
-  const before = new Map<Element, string | null>();
-  for (const record of records) {
-    const parent = record.type === 'characterData' ? record.target.parentElement : (record.target as Element);
-    if (!parent || before.has(parent)) continue;
-    if (record.type === 'characterData' && parent.childNodes.length === 1) before.set(parent, record.oldValue);
-    else if (record.type === 'childList' && [...record.removedNodes].every((node) => node.nodeType === Node.TEXT_NODE) && [...record.addedNodes].every((node) => node.nodeType === Node.TEXT_NODE)) {
-      // The text before this first change: what it had then, if this record replaced all of it.
-      before.set(parent, record.removedNodes.length > 0 && !record.previousSibling && !record.nextSibling ? [...record.removedNodes].map((node) => node.nodeValue ?? '').join('') : null);
-    } else before.set(parent, null);
-  }
-  const tails = new Map<Element, string>();
-  for (const [parent, old] of before) {
-    // A log adds lines (the old text ends with a line break); a short status that grew ("Saved" → "Saved!") is shown whole.
-    if (old === null || !old.trim() || (!/\n\s*$/.test(old) && old.trim().length < TAIL_OVER) || parent.childElementCount > 0) continue;
-    const now = parent.textContent ?? '';
-    if (now.length > old.length && now.startsWith(old)) tails.set(parent, now.slice(old.length));
-  }
-  return tails;
 }
 
 /**
