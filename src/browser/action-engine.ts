@@ -123,6 +123,8 @@ export async function dispatch(
     return { conclusion, delta, sent, ...(downloads.length ? { downloads } : {}) };
   } catch (error) {
     if (isToolError(error, 'dialog_open') && tab.dialog) {
+      // The page's watch records on through the dialog: its answer reads what the page did next.
+      tab.dialogWatch = { watch: target.delta, ...(target.ref ? { targetRef: target.ref } : {}) };
       return { conclusion: null, sent, dialog: `a ${tab.dialog.type} dialog opened: "${tab.dialog.message}" (answer it with firefox_dialog)` };
     }
     // Whatever was left pressed by a failed sequence must not stick to the next action.

@@ -106,6 +106,9 @@ export async function aim(context: ActionScope, args: AimArgs, token: string, pr
   if (args.ref && args.coordinate) throw new ToolError('invalid_arguments', 'coordinate: give coordinate or ref, not both.', { field: 'coordinate' });
   // Typing by ref (keys follow the click): its change is the field's value, so the delta reads it as keys'.
   const delta = new DeltaWatch(tab, probes.focusWatch ? { keys: true } : {});
+  // Sent now, answered while the aim's own calls run: the frames a click here may change (an editor's body).
+  const frames = delta.watchFrames();
+  frames.catch(() => undefined);
   const start = probes.startWatch;
   let result: Aim;
   let topPreparation: ActionPreparation;
@@ -181,7 +184,7 @@ export async function aim(context: ActionScope, args: AimArgs, token: string, pr
     if (startHere) topPreparation = { ...topPreparation, startOnFrame: undefined };
   }
   // The top-level document is started with the aim's call or the gate's; a frame-only start covers it here.
-  await delta.startIn([tab.context]);
+  await Promise.all([delta.startIn([tab.context]), frames]);
   if (topPreparation.hidden) await tab.bringToFront();
   if (start) result.startProbed = !topPreparation.startOnFrame;
   return result;

@@ -44,6 +44,11 @@ export interface DeltaFinishOptions {
   /** Wait this long for a first change when the action made none (hover: a tooltip's show delay), ms. */
   lingerMs?: number;
   /**
+   * Read a watch that may have been read already (by a read-back that ran late): everything since the action began,
+   * and the watch ends.
+   */
+  again?: boolean;
+  /**
    * Answers of deltaFinish that other page calls bring back, by context (null: that document was not the
    * watched one any more; undefined: no answer). Those contexts are not called again.
    */
@@ -60,6 +65,18 @@ export interface DeltaHandle {
 }
 
 let tokens = 0;
+
+/** Child frames watched for an action in the top document, at most. */
+const SIDE_FRAMES_MAX = 4;
+
+function originOf(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' || parsed.protocol === 'file:' ? parsed.origin : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Longest wait for an action's transitions and animations to end before its delta is read, ms. */
 const ANIMATION_MAX_MS = 2_000;
@@ -86,15 +103,48 @@ export class DeltaWatch implements DeltaHandle {
   constructor(
     private readonly tab: Tab,
     private readonly kind: { keys?: boolean } = {},
-  ) {}
+  ) {
+    // A new watch replaces the page's: one kept for a dialog's answer could no longer be read.
+    tab.dialogWatch = null;
+  }
 
   get startArgs(): { token: string } {
     return { token: this.token };
   }
 
+  /**
+   * Frames watched for an action in their parent, by context: the name their lines go under. The action's own
+   * frame is not one of them (its lines are the action's).
+   */
+  readonly sideFrames = new Map<string, string>();
+
   /** Records that another page call started the watch in `context` (its answer's `delta`). */
   joinedStart(context: string, started: { docId: string } | undefined): void {
     this.started.set(context, started?.docId ?? null);
+    this.sideFrames.delete(context);
+  }
+
+  /**
+   * Starts the watch in the tab's same-origin child frames that are in view (a toolbar click in the top document
+   * changes an editor's frame), sent alongside the aim's own call: one call per such frame, none on a page without.
+   * Cross-origin frames are left out: a page cannot change them by a click of its own.
+   */
+  async watchFrames(): Promise<void> {
+    const origin = originOf(this.tab.lastUrl);
+    if (!origin) return;
+    const frames = this.tab.contexts.children(this.tab.context).filter((node) => node.url === 'about:blank' || node.url === 'about:srcdoc' || originOf(node.url) === origin);
+    await Promise.all(
+      frames.slice(0, SIDE_FRAMES_MAX).map(async ({ id: context }) => {
+        const value = await this.tab.callPage('deltaStartFrame', this.startArgs, { context }).catch((error: unknown) => {
+          if (this.tab.isFatal(error, context)) throw error;
+          return null;
+        });
+        // The aim's own call in this frame started it meanwhile: that one holds.
+        if (!value || this.started.get(context)) return;
+        this.started.set(context, value.docId);
+        this.sideFrames.set(context, value.name);
+      }),
+    );
   }
 
   /** Starts the watch in each of `contexts` that no other call covered. */
@@ -127,6 +177,7 @@ export class DeltaWatch implements DeltaHandle {
       animationMs: Math.min(ANIMATION_MAX_MS, Math.floor(this.tab.timeouts.action / 2)),
       ...(options.lingerMs ? { lingerMs: options.lingerMs } : {}),
       ...(this.kind.keys ? { focusedField: true } : {}),
+      ...(options.again ? { again: true } : {}),
     };
   }
 
@@ -176,7 +227,7 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
   for (const [index, entry] of entries.entries()) pages.push({ context: entry.context, page: await answers[index] });
   // The watched document is gone: a new one is coming (or came); the old docId tells them apart.
   if (pages[0]!.page === null) return fullSnapshot(tab, maxChars, entries[0]?.docId ?? undefined);
-  const outcome = assemble(tab, pages, maxChars);
+  const outcome = assemble(tab, pages, maxChars, watch.sideFrames);
   // Requests the action started (a form's fetch, Swagger's Execute): their answers change the page after the
   // first read. Wait for them, within bounds, and read the page again.
   const started = tab.network.startedSince(watch.startedAt, askedAt);
@@ -197,7 +248,7 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
   // The document went away meanwhile (a navigation the answer caused), or the watch ended: keep the first read.
   if (!again) return outcome;
   pages[0] = { context: tab.context, page: again };
-  const reread = assemble(tab, pages, maxChars);
+  const reread = assemble(tab, pages, maxChars, watch.sideFrames);
   if (loading > 0) {
     const still = `${loading} request${loading === 1 ? '' : 's'} the action started ${loading === 1 ? 'was' : 'were'} still loading after ${(bound / 1000).toFixed(1)} s`;
     reread.unsettled = reread.unsettled ? `${reread.unsettled}; ${still}` : still;
@@ -206,7 +257,7 @@ async function finishDelta(tab: Tab, watch: DeltaWatch, options: DeltaFinishOpti
 }
 
 /** The outcome from the documents' answers, the top-level document first, cut at maxChars. */
-function assemble(tab: Tab, pages: Array<{ context: string; page: PageDelta | null | undefined }>, maxChars: number): DeltaOutcome {
+function assemble(tab: Tab, pages: Array<{ context: string; page: PageDelta | null | undefined }>, maxChars: number, sideFrames: Map<string, string>): DeltaOutcome {
   const lines: string[] = [];
   let popup: OpenedPopup | undefined;
   let truncated = false;
@@ -215,7 +266,10 @@ function assemble(tab: Tab, pages: Array<{ context: string; page: PageDelta | nu
   let chars = 0;
   for (const { context, page } of pages) {
     if (!page) continue;
-    for (const line of page.lines) {
+    // A frame's changes by an action in its parent go under a line that says which frame.
+    const frame = sideFrames.get(context);
+    const own = frame !== undefined && page.lines.length ? [`- in iframe${frame ? ` ${JSON.stringify(frame)}` : ''}:`, ...page.lines.map((line) => `  ${line}`)] : page.lines;
+    for (const line of own) {
       const text = globalizeRefs(tab, context, page.docId, line);
       if (chars + text.length + 1 > maxChars - CUT_ROOM) {
         truncated = true;
@@ -288,12 +342,12 @@ async function fullSnapshot(tab: Tab, maxChars: number, oldDocId?: string): Prom
  * Runs a write that is not input (form_input sets a value by script) under a watch of the tab's document and
  * `frame`'s, and says what the page did in answer: its heading, title, an enabled button.
  */
-export async function watchWhile<T>(tab: Tab, frame: string, write: () => Promise<T>): Promise<{ value: T; outcome: DeltaOutcome | null }> {
+export async function watchWhile<T>(tab: Tab, frame: string, write: () => Promise<T>, options: DeltaFinishOptions = {}): Promise<{ value: T; outcome: DeltaOutcome | null }> {
   const watch = new DeltaWatch(tab);
   await watch.startIn([...new Set([tab.context, frame])]);
   const value = await write();
   // The write happened: a delta that cannot be read (a frame gone) must not turn it into a failure.
-  const outcome = await watch.finish().catch((error: unknown) => {
+  const outcome = await watch.finish(options).catch((error: unknown) => {
     if (tab.isFatal(error)) throw error;
     return null;
   });

@@ -1,3 +1,4 @@
+import type { DeltaHandle } from './delta.js';
 import { EventEmitter } from 'node:events';
 import type { BrowsingContext, Input, Script } from 'webdriver-bidi-protocol';
 import type { BidiLink } from '../bidi/connection.js';
@@ -58,6 +59,11 @@ export type ClosedReason = 'closed_by_tool' | 'closed_by_page' | 'browser_crashe
  */
 export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedReason]; navigation: NavigationEvent; blocked: [] }> {
   private openDialog: OpenDialog | null = null;
+  /**
+   * The watch of the action that opened the dialog now open, and its target: it goes on recording through the
+   * dialog, so firefox_dialog's answer can say what the page did once the dialog closed (a row deleted, "Cancelled").
+   */
+  dialogWatch: { watch: DeltaHandle; targetRef?: string } | null = null;
   private closed: ClosedReason | null = null;
   /** Where this tab's pointer last was, in viewport CSS pixels; drags without a start begin here. */
   private pointerAt = { x: 0, y: 0 };

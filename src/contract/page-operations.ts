@@ -22,6 +22,11 @@ export interface PageOperations {
   listFrames: { args: Record<string, never>; result: { docId: string; ids: number[] } };
   frameOrigin: { args: DocElement; result: { x: number; y: number } };
   deltaStart: { args: { token: string }; result: { docId: string } };
+  /**
+   * deltaStart in a same-origin child frame for an action in its parent: only when the frame is in the parent's
+   * viewport (null otherwise); `name` says which frame (its title, label, name or id).
+   */
+  deltaStartFrame: { args: { token: string }; result: { docId: string; name: string } | null };
   deltaFinish: { args: DeltaFinishRequest; result: PageDelta };
   pageText: { args: { root?: DocElement }; result: PageText };
   /** The elements come as BiDi shared references (PageCallOptions.nodes), not in the JSON argument. */

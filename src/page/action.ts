@@ -163,10 +163,10 @@ export async function concludeAction(args: ConcludeArgs): Promise<ActionConclusi
     await scrollLanded(args.focusNeed ? `${args.token}:focus` : args.token, args.scrollWaitMs);
   }
   const drag = args.dragEnd ? finishDragWatch({ token: args.token, ...args.dragEnd }) : undefined;
-  const [scroll, delta] = await Promise.all([
-    args.scrollProbe ? readScrollProbe({ token: args.token, expected: args.scrollProbe.expected }) : undefined,
-    finishDelta(args),
-  ]);
+  // The wheel's scroll lands over several frames: the delta is read once it has (a virtual list renders the rows
+  // the scroll brought in from its scroll events; read earlier, it showed the first few frames' rows, or none).
+  const scroll = args.scrollProbe ? await readScrollProbe({ token: args.token, expected: args.scrollProbe.expected }) : undefined;
+  const delta = await finishDelta(args);
   // Read last: an event that landed while the page settled still counts.
   const delivery = readDelivery({ token: args.token, need: args.need });
   const focusDelivery = args.focusNeed ? readDelivery({ token: `${args.token}:focus`, need: args.focusNeed }) : undefined;

@@ -79,14 +79,18 @@ const RENDER_FRAMES_MAX = 20;
  * fading out, grid rows sliding into their sorted places) and what the page does once they end, within
  * animationMs. Returns what was still moving when that bound ran out.
  */
-export async function settleAll(current: Recording, args: SettleArgs, seen = 0, besides?: Element): Promise<string | undefined> {
+export async function settleAll(current: Recording, args: SettleArgs, seen = 0, arrival: (record: MutationRecord) => boolean = () => true): Promise<string | undefined> {
   const started = performance.now();
-  // `seen`: records an earlier read of the same watch already had; the linger waits for one beyond them, and not
-  // of `besides` (a search box whose own value attribute a framework re-sets on each key).
-  const answered = () => current.records.length > seen && (!besides || current.records.slice(seen).some((record) => record.target !== besides));
-  if (args.lingerMs && !answered() && !document.hidden) {
+  // `seen`: records an earlier read of the same watch already had; the linger waits for one beyond them that
+  // brought something (`arrival`): the last hover's tooltip leaving is not the new one's coming.
+  if (args.lingerMs && !document.hidden) {
     const until = started + args.lingerMs;
-    while (!answered() && performance.now() < until) await sleep(Math.min(25, until - performance.now()));
+    let checked = seen;
+    const arrived = (): boolean => {
+      for (; checked < current.records.length; checked++) if (arrival(current.records[checked]!)) return true;
+      return false;
+    };
+    while (!arrived() && performance.now() < until) await sleep(Math.min(25, until - performance.now()));
   }
   await settle(current, args.settleMs);
   // A page that answers a click in its next animation frame (a render scheduled with requestAnimationFrame) has
@@ -121,4 +125,35 @@ export async function settleAll(current: Recording, args: SettleArgs, seen = 0, 
     await sleep(Math.max(10, Math.min(left, longest + 10)));
     await settle(current, args.settleMs);
   }
+}
+
+/** Elements a fade may be waited for, at most. */
+const FADES_MAX = 50;
+
+/** An element the action changed that renders, is transparent, and declares a transition of its opacity. */
+function waitsToFadeIn(element: Element): boolean {
+  if (!element.checkVisibility()) return false;
+  const style = getComputedStyle(element);
+  if (Number(style.opacity) >= 0.05) return false;
+  const properties = style.transitionProperty.split(',').map((name) => name.trim());
+  const durations = style.transitionDuration.split(',').map((value) => parseFloat(value));
+  return properties.some((name, index) => (name === 'opacity' || name === 'all') && (durations[index % durations.length] ?? 0) > 0);
+}
+
+/** Waits, within `boundMs`, for transparent elements the action showed to start fading in; whether there were any. */
+export async function fadeStarted(current: Recording, rendered: Map<Element, boolean>, boundMs: number): Promise<boolean> {
+  const targets = new Set<Element>();
+  for (const record of current.records) {
+    if (targets.size >= FADES_MAX) break;
+    if (record.type === 'attributes') targets.add(record.target as Element);
+  }
+  for (const [element, before] of rendered) if (!before && targets.size < FADES_MAX) targets.add(element);
+  let fading = [...targets].filter((element) => element.isConnected && waitsToFadeIn(element));
+  if (fading.length === 0) return false;
+  const until = performance.now() + boundMs;
+  while (fading.length && performance.now() < until) {
+    await new Promise((resolve) => window.setTimeout(resolve, 25));
+    fading = fading.filter((element) => element.isConnected && waitsToFadeIn(element) && !element.getAnimations().length);
+  }
+  return true;
 }

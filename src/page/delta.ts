@@ -1,13 +1,21 @@
 // Post-action deltas: a MutationObserver runs from just before an action until just after it; then only what
-// changed is rendered: the target, the subtrees that appeared or changed, and one line per removal (many removals
-// under one parent folded into a counted line). Cheap by design: nothing is read before the action.
+// changed is rendered: the target, the subtrees that appeared or changed, and one line per removal or move (many
+// under one place folded into a counted line). Around it: what is read before the action, riding on the page call
+// that checks the target (delta-before.ts), the wait for the page to settle (delta-settle.ts), what the records
+// say changed (delta-records.ts), the lines for what left or moved (delta-removed.ts, delta-moved.ts).
 import type { PageDelta } from '../contract/index.js';
 import { PageError } from './errors.js';
 import { nameSuffix, quote } from './names.js';
 import { documentId, elementFor, existingLocalId, localIdOf } from './registry.js';
-import { NAME_FROM_CONTENT, roleOf } from './roles.js';
-import { settleAll, type SettleArgs } from './delta-settle.js';
+import { NAME_FROM_CONTENT, PAGE_LANDMARKS, roleOf } from './roles.js';
+import { fadeStarted, settleAll, type SettleArgs } from './delta-settle.js';
+import { appendedText, classify } from './delta-records.js';
+import { arrivalOf } from './record-kinds.js';
 import { foldItems } from './fold.js';
+import { foldLine, nearestWithRole, removalLines } from './delta-removed.js';
+import { movedLines } from './delta-moved.js';
+import { namedContextLine } from './place-name.js';
+import { fieldState, fieldValues, renderedBefore } from './delta-before.js';
 import { closedPopups, findPopup } from './popups.js';
 import { isShown, parentOf } from './shown.js';
 import { SnapshotWalker, renders, shadowOf } from './snapshot-walk.js';
@@ -30,76 +38,9 @@ interface Watch {
   rendered: Map<Element, boolean>;
 }
 
-/** Levels above the target whose children are looked at before the action, and how many elements at most. */
-const AROUND_LEVELS = 4;
-const AROUND_MAX = 150;
-/** Elements that open and close by style alone, looked at anywhere in the document (at most POPUPS_MAX). */
-const POPUP_SELECTOR = 'dialog, [role=dialog], [role=alertdialog], [role=menu], [role=listbox], [role=tooltip], [role=tabpanel], [popover]';
-const POPUPS_MAX = 100;
-
-/** Rendered and not visibility:hidden (what a row's hover actions toggle). */
-function rendersNow(element: Element): boolean {
-  return element.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions);
-}
-
-/** What rendered before the action, of the elements whose showing or hiding a delta must not miss. */
-function renderedBefore(near: Element | null): Map<Element, boolean> {
-  const rendered = new Map<Element, boolean>();
-  lookAround(near, rendered, AROUND_MAX);
-  // Where the previous action was: the pointer leaving it hides what its hover showed.
-  if (previousNear && previousNear !== near && previousNear.isConnected) lookAround(previousNear, rendered, AROUND_MAX * 2);
-  previousNear = near;
-  const popups = document.querySelectorAll(POPUP_SELECTOR);
-  for (let i = 0; i < popups.length && i < POPUPS_MAX; i++) rendered.set(popups[i]!, rendersNow(popups[i]!));
-  return rendered;
-}
-
-/** The element the last action of this document aimed at. */
-let previousNear: Element | null = null;
-
-/** Notes whether each element near `near` renders: its ancestors' children and grandchildren, up to `max` in all. */
-function lookAround(near: Element | null, rendered: Map<Element, boolean>, max: number): void {
-  let level = 0;
-  for (let up = near ? parentOf(near) : null; up && level < AROUND_LEVELS && up !== document.body && up !== document.documentElement; up = parentOf(up), level++) {
-    for (const child of up.children) {
-      if (rendered.size >= max) break;
-      if (!rendered.has(child)) rendered.set(child, rendersNow(child));
-      // A menu is often one level further down: the toggle's sibling's list, a tab panel's content.
-      for (const inner of child === near ? [] : child.children) {
-        if (rendered.size >= max) break;
-        rendered.set(inner, rendersNow(inner));
-      }
-    }
-  }
-}
-
-/** Fields whose value is watched across an action, at most this many. */
-const VALUES_WATCHED = 200;
-
-function fieldState(element: Element): string {
-  const field = element as HTMLInputElement;
-  return field.type === 'checkbox' || field.type === 'radio' ? String(field.checked) : field.value;
-}
-
-/** Fields by tag name: a selector query with :not() walked the whole document at 3-4x the cost. */
-const FIELD_TAGS = ['input', 'textarea', 'select'];
-
-function fieldValues(): Map<Element, string> {
-  const values = new Map<Element, string>();
-  for (const tag of FIELD_TAGS) {
-    const fields = document.getElementsByTagName(tag);
-    for (let i = 0; i < fields.length && values.size < VALUES_WATCHED; i++) {
-      const field = fields[i]!;
-      if ((field as HTMLInputElement).type !== 'hidden') values.set(field, fieldState(field));
-    }
-  }
-  return values;
-}
-
 let watch: Watch | null = null;
 
 const OBSERVE: MutationObserverInit = { childList: true, subtree: true, attributes: true, characterData: true, attributeOldValue: true, characterDataOldValue: true };
-const FOLD_OVER = 3;
 /** Characters kept for the line that says a delta was cut. */
 const CUT_LINE_ROOM = 160;
 /** A subtree that only changed class/style is shown whole when it fits in this many chars, else summarized. */
@@ -108,6 +49,20 @@ const RESTYLE_LINES_MAX = 400;
 /** Starts watching this document's DOM for one action (the page operation: around the focused element). */
 export function deltaStart(args: { token: string }): { docId: string } {
   return startDelta(args, document.activeElement);
+}
+
+/**
+ * Starts watching a frame for an action in its parent (a toolbar button there changes the frame's editable body),
+ * if the frame is same-origin with its parent and in its viewport: what an agent sees of it.
+ */
+export function deltaStartFrame(args: { token: string }): { docId: string; name: string } | null {
+  const frame = window.frameElement;
+  if (!frame) return null;
+  const box = frame.getBoundingClientRect();
+  const view = window.parent;
+  if (box.bottom <= 0 || box.right <= 0 || box.top >= view.innerHeight || box.left >= view.innerWidth || box.width === 0 || box.height === 0) return null;
+  const name = frame.getAttribute('title') || frame.getAttribute('aria-label') || frame.getAttribute('name') || frame.id;
+  return { ...startDelta(args, document.activeElement), name };
 }
 
 /** Starts watching, looking first at what is around `near`, the element acted on. */
@@ -180,11 +135,15 @@ const KEEP_RECORDS = 20_000;
 export async function deltaFinish(args: DeltaFinishArgs): Promise<PageDelta> {
   const current = watch;
   if (!current || current.token !== args.token) throw new PageError('delta_lost', 'The document changed during the action; no delta.');
+  // Keys into a field that drives other content wait for an answer beyond the field itself.
   const drives = args.lingerMs === undefined ? drivingField(args) : null;
-  let unsettled = await settleAll(current, drives ? { ...args, lingerMs: ANSWER_WAIT_MS } : args, args.again ? current.firstRead : 0, drives ?? undefined);
+  const arrival = arrivalOf(current.rendered);
+  let unsettled = drives
+    ? await settleAll(current, { ...args, lingerMs: ANSWER_WAIT_MS }, args.again ? current.firstRead : 0, (record) => record.target !== drives && arrival(record))
+    : await settleAll(current, args, args.again ? current.firstRead : 0, arrival);
   // Shown but still transparent, with a fade declared: the page starts the fade from a timer (Bootstrap's panes
   // after 150 ms). Read now, its text would be missing, and come up as news in the next reply.
-  if (args.animationMs && (await fadeStarted(current, args.animationMs))) unsettled = await settleAll(current, { ...args, lingerMs: 0 }, current.records.length);
+  if (args.animationMs && (await fadeStarted(current, current.rendered, args.animationMs))) unsettled = await settleAll(current, { ...args, lingerMs: 0 }, current.records.length);
   current.records.push(...current.observer.takeRecords());
   // A component added in place of another leaves the element count as it was: look for hosts again next time.
   if (current.records.some((record) => record.addedNodes.length > 0)) forgetCustomElements();
@@ -201,60 +160,6 @@ export async function deltaFinish(args: DeltaFinishArgs): Promise<PageDelta> {
   }
   const delta = render(current, args);
   return unsettled ? { ...delta, unsettled } : delta;
-}
-
-/** Elements a fade may be waited for, at most. */
-const FADES_MAX = 50;
-
-/** An element the action changed that renders, is transparent, and declares a transition of its opacity. */
-function waitsToFadeIn(element: Element): boolean {
-  if (!element.checkVisibility()) return false;
-  const style = getComputedStyle(element);
-  if (Number(style.opacity) >= 0.05) return false;
-  const properties = style.transitionProperty.split(',').map((name) => name.trim());
-  const durations = style.transitionDuration.split(',').map((value) => parseFloat(value));
-  return properties.some((name, index) => (name === 'opacity' || name === 'all') && (durations[index % durations.length] ?? 0) > 0);
-}
-
-/** Waits, within `boundMs`, for transparent elements the action showed to start fading in; whether there were any. */
-async function fadeStarted(current: Watch, boundMs: number): Promise<boolean> {
-  const targets = new Set<Element>();
-  for (const record of current.records) {
-    if (targets.size >= FADES_MAX) break;
-    if (record.type === 'attributes') targets.add(record.target as Element);
-  }
-  for (const [element, before] of current.rendered) if (!before && targets.size < FADES_MAX) targets.add(element);
-  let fading = [...targets].filter((element) => element.isConnected && waitsToFadeIn(element));
-  if (fading.length === 0) return false;
-  const until = performance.now() + boundMs;
-  while (fading.length && performance.now() < until) {
-    await new Promise((resolve) => window.setTimeout(resolve, 25));
-    fading = fading.filter((element) => element.isConnected && waitsToFadeIn(element) && !element.getAnimations().length);
-  }
-  return true;
-}
-
-function nearestWithRole(node: Node): Element | null {
-  for (let element = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : parentOf(node); element; element = parentOf(element)) {
-    if (roleOf(element)) return element;
-  }
-  return null;
-}
-
-/** Inside an aria-hidden subtree, which snapshots leave out. */
-function hiddenFromTree(node: Node): boolean {
-  for (let element = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : parentOf(node); element; element = parentOf(element)) {
-    if (element.getAttribute('aria-hidden') === 'true') return true;
-  }
-  return false;
-}
-
-/** The text of a removed element with no role, as a name suffix; null when it had none or the parent still shows it. */
-function removedText(element: Element, parent: Node): string | null {
-  const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
-  if (!text) return null;
-  if ((parent.textContent ?? '').replace(/\s+/g, ' ').includes(text)) return null;
-  return ` ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`;
 }
 
 /** The field whose line a delta shows first: the target's when it holds a value, else the focused one after keys. */
@@ -321,76 +226,15 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     // Too long for the reply's room: the full render says where it was cut.
     if (lines.reduce((sum, text) => sum + text.length + 1, 0) <= args.maxChars - CUT_LINE_ROOM) return { docId: documentId, lines, records: 0, truncated: false };
   }
-  const added = new Set<Node>();
-  const changed = new Set<Element>();
-  // Elements whose only change is how they look (class, style, data-*): a theme toggle on <body> must not
-  // re-render the whole page as "changed".
-  const restyled = new Set<Element>();
-  const removals = new Map<Node, Element[]>();
-  const expandedNow: Element[] = [];
-  // An attribute set to the value it already had (a script resetting aria-expanded="false" on every button of a
-  // table) changes nothing: compare the first old value seen with the value now.
-  const firstOld = new Map<Element, Map<string, string | null>>();
-  for (const record of current.records) {
-    if (record.type !== 'attributes' || !record.attributeName) continue;
-    const element = record.target as Element;
-    const olds = firstOld.get(element) ?? new Map<string, string | null>();
-    if (!olds.has(record.attributeName)) olds.set(record.attributeName, record.oldValue);
-    firstOld.set(element, olds);
+  const { changed, restyled, removals, expandedNow, addedElements, attributed, hiddenByStyle } = classify(current);
+  // Taken out and put back (elsewhere or in another order): not new.
+  const reinserted = new Set([...removals.values()].flat().filter((element) => element.isConnected));
+  // Moved, not new: said in one line each (from where to where), not rendered again as an added subtree.
+  const moves = movedLines(current.records, addedElements);
+  for (const element of moves.said) {
+    changed.delete(element);
+    restyled.delete(element);
   }
-  const unchanged = (element: Element, attribute: string | null): boolean => {
-    if (!attribute) return false;
-    const olds = firstOld.get(element);
-    return olds !== undefined && olds.has(attribute) && olds.get(attribute) === element.getAttribute(attribute);
-  };
-  const addedElements = new Set<Element>();
-  const attributed = new Set<Element>();
-  for (const record of current.records) {
-    // Text replaced by the same text (`textContent = sameValue` on every input event) changed nothing.
-    if (record.type === 'childList' && sameText(record)) continue;
-    if (record.type === 'childList') {
-      record.addedNodes.forEach((node) => {
-        added.add(node);
-        if (node.nodeType === Node.ELEMENT_NODE) addedElements.add(node as Element);
-      });
-      record.removedNodes.forEach((node) => {
-        if (added.has(node)) return;
-        if (node.nodeType === Node.ELEMENT_NODE) {
-          const list = removals.get(record.target) ?? [];
-          list.push(node as Element);
-          removals.set(record.target, list);
-        } else if (record.target.nodeType === Node.ELEMENT_NODE && (node.nodeType !== Node.TEXT_NODE || node.nodeValue?.trim())) {
-          changed.add(record.target as Element);
-        }
-      });
-      record.addedNodes.forEach((node) => {
-        // Whitespace between elements renders nothing: it must not make its parent a changed subtree.
-        if (node.nodeType === Node.TEXT_NODE && !node.nodeValue?.trim()) return;
-        const element = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : parentOf(node);
-        if (element) changed.add(element);
-      });
-    } else if (record.type === 'attributes') {
-      const element = record.target as Element;
-      if (unchanged(element, record.attributeName)) continue;
-      if (record.attributeName === 'class' && onlyInteractionClasses(firstOld.get(element)?.get('class') ?? null, element.getAttribute('class'))) continue;
-      attributed.add(element);
-      if (isCosmetic(record.attributeName)) restyled.add(element);
-      else changed.add(element);
-      if (record.attributeName === 'aria-expanded' && element.getAttribute('aria-expanded') === 'true') expandedNow.push(element);
-    } else {
-      const parent = parentOf(record.target);
-      if (parent) changed.add(parent);
-    }
-  }
-  for (const [element, value] of current.values) if (element.isConnected && fieldState(element) !== value) changed.add(element);
-  // Shown or hidden by a style that changed elsewhere (a class on an ancestor, :hover): a change of its own.
-  const hiddenByStyle: Element[] = [];
-  for (const [element, before] of current.rendered) {
-    if (!element.isConnected || rendersNow(element) === before) continue;
-    changed.add(element);
-    if (before) hiddenByStyle.push(element);
-  }
-  for (const element of changed) restyled.delete(element);
   const roots = topmost([...changed, ...restyled].filter((element) => element.isConnected)).map((element) => nearestWithRole(element) ?? element);
   const { anchors, folded } = foldItems(topmost([...new Set(roots)]));
   const focus = { ...diffFocus(changed, restyled, new Set(anchors), targetOf(args)), tails: appendedText(current.records) };
@@ -436,6 +280,12 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     for (let up: Element | null = hider; up; up = parentOf(up)) if (attributed.has(up) || addedElements.has(up)) return true;
     return false;
   };
+  // Anchors whose line would be a bare `- main` (no name, no ref): more than one of a role are told apart below.
+  const bareCount = new Map<string, number>();
+  for (const anchor of anchors) {
+    const role = roleOf(anchor);
+    if (role && (PAGE_LANDMARKS.has(role) || role === 'group') && !nameSuffix(anchor, role)) bareCount.set(role, (bareCount.get(role) ?? 0) + 1);
+  }
   for (const [index, anchor] of anchors.entries()) {
     if (!isShown(anchor)) {
       const role = roleOf(anchor);
@@ -458,7 +308,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     // Only context left (the change is the target's line, said above): nothing to show here.
     const news = walker.lines.filter((line, index) => !walker.contextLines.has(index) && !seen.has(lineKey(line) ?? ''));
     if (news.length === 0 && !walker.full) continue;
-    for (const line of walker.lines) if (!add(line)) break;
+    for (const line of contextNamed(walker.lines, walker.contextLines, anchor, bareCount)) if (!add(line)) break;
     if (truncated) {
       cutAt ??= anchor;
       cutHint ??= walker.hints[0] ?? null;
@@ -466,11 +316,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
       partCut ??= { anchor, hint: walker.hints[0] ?? null };
     }
     const rest = folded.get(anchor);
-    if (rest) {
-      const where = nearestWithRole(rest.parent);
-      const whereText = where ? ` in ${roleOf(where)}${nameSuffix(where, roleOf(where)!)} [ref=#${localIdOf(where)}]` : '';
-      add(`- (${rest.items.length} more ${rest.role}s added or changed${whereText}; read_page with ref_id [ref=#${localIdOf(rest.items[0]!)}] reads them)`);
-    }
+    if (rest) add(foldLine(rest, (element) => (!addedElements.has(element) ? 'changed' : reinserted.has(element) ? 'moved' : 'added')));
   }
   // What a style hid inside a subtree still shown: the walk leaves it out, so it is said here (once, outermost).
   for (const element of topmost(hiddenByStyle)) {
@@ -487,41 +333,8 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
       if (text) add(`- hidden: text ${quote(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`);
     }
   }
-  // Removals under one place are counted together (a grid drops rows from several containers at once).
-  const removedLines = new Map<string, { count: number; role: string; names: string[] }>();
-  // Places that got new elements too: what left them without a role was redrawn (an editor's lines), not lost.
-  const refilled = new Set<Node>();
-  for (const record of current.records) {
-    if (record.type === 'childList' && [...record.addedNodes].some((node) => node.nodeType === Node.ELEMENT_NODE)) refilled.add(record.target);
-  }
-  for (const [parent, removed] of removals) {
-    // Removed from something itself removed (a dropped row's cells): that removal already says it. Removed from
-    // what the snapshot never shows (an editor's aria-hidden lines, redrawn as it types): nothing a line said is gone.
-    if (!parent.isConnected || hiddenFromTree(parent)) continue;
-    const described = removed.filter((element) => roleOf(element) || element.querySelector('*'));
-    if (described.length === 0) continue;
-    const where = parent.nodeType === Node.ELEMENT_NODE ? nearestWithRole(parent) : null;
-    const under = where && where.isConnected ? ` from ${roleOf(where)}${nameSuffix(where, roleOf(where)!)} [ref=#${localIdOf(where)}]` : '';
-    for (const element of described) {
-      // A closed popup was said above, also when what was removed is a wrapper of it without a role of its own.
-      if (closed.some((popup) => popup.element === element || (!roleOf(element) && element.contains(popup.element)))) continue;
-      const role = roleOf(element) ?? roleOf(element.querySelector('[role], dialog, ul, ol, table, form, nav') ?? element);
-      // Nothing with a role: what was lost is its text, unless it was redrawn (new elements in the same place, or
-      // the same text still there, as code editors and virtual lists redraw their lines).
-      const name = role ? nameSuffix(element, role) : refilled.has(parent) ? null : removedText(element, parent);
-      if (name === null) continue;
-      const key = `${role ?? 'text'}${under}`;
-      const entry = removedLines.get(key) ?? { count: 0, role: role ?? 'text', names: [] };
-      entry.count++;
-      entry.names.push(name);
-      removedLines.set(key, entry);
-    }
-  }
-  for (const [key, entry] of removedLines) {
-    const under = key.slice(entry.role.length);
-    if (entry.count > FOLD_OVER) add(`- removed: ${entry.count} ${entry.role}s${under}`);
-    else for (const name of new Set(entry.names)) add(`- removed: ${entry.role}${name}${under}`);
-  }
+  for (const line of moves.lines) add(line);
+  for (const line of removalLines(current.records, removals, closed)) add(line);
   const focusLine = movedFocusLine(current, target, (line) => seen.has(lineKey(line) ?? ''));
   if (focusLine) add(focusLine);
   if (truncated) {
@@ -540,22 +353,6 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
 }
 
 type OmittedHint = { id: number; role: string; name: string; continues: boolean };
-
-/** A record that swapped text nodes for text nodes holding the same text. */
-function sameText(record: MutationRecord): boolean {
-  if (record.addedNodes.length === 0 || record.removedNodes.length === 0) return false;
-  let before = '';
-  let after = '';
-  for (const node of record.removedNodes) {
-    if (node.nodeType !== Node.TEXT_NODE) return false;
-    before += node.nodeValue ?? '';
-  }
-  for (const node of record.addedNodes) {
-    if (node.nodeType !== Node.TEXT_NODE) return false;
-    after += node.nodeValue ?? '';
-  }
-  return before === after;
-}
 
 /** A changed subtree's walk gets at least this many characters, whatever came before it. */
 const SUBTREE_MIN = 1_500;
@@ -622,47 +419,16 @@ function targetOf(args: DeltaFinishArgs): Element | null {
   }
 }
 
-/** Text shorter than this (not ending a line) is shown whole even when the action only added to its end. */
-const TAIL_OVER = 40;
-
 /**
- * Text containers (no element children: a log, a status line) whose text the action only added to the end of
- * (`textContent += line`, or one text node growing): the added part, so a log is not listed again whole.
+ * A walk's lines with its anchor's bare context line (`- main`) named by the text heading it (`- main (Done)`) when
+ * the delta has more than one of that role: repeated bare lines said nothing of where each change is. One with
+ * nothing to name it by is left out, its lines moved up a level.
  */
-function appendedText(records: MutationRecord[]): Map<Element, string> {
-  const before = new Map<Element, string | null>();
-  for (const record of records) {
-    const parent = record.type === 'characterData' ? record.target.parentElement : (record.target as Element);
-    if (!parent || before.has(parent)) continue;
-    if (record.type === 'characterData' && parent.childNodes.length === 1) before.set(parent, record.oldValue);
-    else if (record.type === 'childList' && [...record.removedNodes].every((node) => node.nodeType === Node.TEXT_NODE) && [...record.addedNodes].every((node) => node.nodeType === Node.TEXT_NODE)) {
-      // The text before this first change: what it had then, if this record replaced all of it.
-      before.set(parent, record.removedNodes.length > 0 && !record.previousSibling && !record.nextSibling ? [...record.removedNodes].map((node) => node.nodeValue ?? '').join('') : null);
-    } else before.set(parent, null);
-  }
-  const tails = new Map<Element, string>();
-  for (const [parent, old] of before) {
-    // A log adds lines (the old text ends with a line break); a short status that grew ("Saved" → "Saved!") is shown whole.
-    if (old === null || !old.trim() || (!/\n\s*$/.test(old) && old.trim().length < TAIL_OVER) || parent.childElementCount > 0) continue;
-    const now = parent.textContent ?? '';
-    if (now.length > old.length && now.startsWith(old)) tails.set(parent, now.slice(old.length));
-  }
-  return tails;
-}
-
-/** Class names a component toggles as the pointer and focus move (button--focused, is-hovered, mdc-ripple-…). */
-const INTERACTION_CLASS = /focus|hover|active|pressed|ripple|touched|pointer/i;
-
-/** The class changed only by focus / hover / press markers: what the delta says about focus is enough. */
-function onlyInteractionClasses(before: string | null, after: string | null): boolean {
-  const old = new Set((before ?? '').split(/\s+/).filter(Boolean));
-  const now = new Set((after ?? '').split(/\s+/).filter(Boolean));
-  const diff = [...old].filter((name) => !now.has(name)).concat([...now].filter((name) => !old.has(name)));
-  return diff.length > 0 && diff.every((name) => INTERACTION_CLASS.test(name));
-}
-
-function isCosmetic(attribute: string | null): boolean {
-  return attribute === 'class' || attribute === 'style' || (attribute?.startsWith('data-') ?? false);
+function contextNamed(lines: string[], contextLines: Set<number>, anchor: Element, bareCount: Map<string, number>): string[] {
+  const bare = /^- ([a-z]+)$/.exec(lines[0] ?? '');
+  if (!bare || !contextLines.has(0) || (bareCount.get(bare[1]!) ?? 0) < 2) return lines;
+  const named = namedContextLine(anchor, lines[0]!);
+  return named ? [named, ...lines.slice(1)] : lines.slice(1).map((line) => line.replace(/^ {2}/, ''));
 }
 
 /** One line for a large subtree that only changed its look: what it is, and how to read it if it matters. */

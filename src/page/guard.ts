@@ -55,6 +55,24 @@ function candidatePoints(rect: DOMRect): Array<{ x: number; y: number }> {
   return points.map((p) => ({ x: Math.min(window.innerWidth - 1, Math.floor(p.x)), y: Math.min(window.innerHeight - 1, Math.floor(p.y)) }));
 }
 
+/**
+ * Inside the viewport but not shown at its centre, because a scroll box holding it has it out of its own view (a row
+ * scrolled out of its list's box): scrollIntoView brings it in by scrolling that box too. Read only when the hit
+ * test at its centre misses it, so a click on what is plainly shown pays one hit test.
+ */
+function clippedAtCentre(element: Element, rect: DOMRect): boolean {
+  const hit = deepElementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+  if (!hit || hit === element) return false;
+  for (let up: Element | null = hit; up; up = up.parentElement ?? ((up.parentNode as ShadowRoot | null)?.host ?? null)) if (up === element) return false;
+  // Something drawn over it (a dialog, a sticky header) is no clip: only a scroll box holding it clips it.
+  for (let up = element.parentElement; up && up !== document.documentElement; up = up.parentElement) {
+    if (up.scrollHeight <= up.clientHeight && up.scrollWidth <= up.clientWidth) continue;
+    const box = up.getBoundingClientRect();
+    if (rect.top < box.top || rect.bottom > box.bottom || rect.left < box.left || rect.right > box.right) return true;
+  }
+  return false;
+}
+
 /** Resolves a ref's element, refusing hidden ones, and scrolls it into view when needed. */
 export function resolveVisible(args: GuardArgs): Element {
   const element = elementFor(args.docId, args.localId);
@@ -66,7 +84,7 @@ export function resolveVisible(args: GuardArgs): Element {
   if (!visibleRect(shown) || args.center) {
     const rect = shown.getBoundingClientRect();
     const inside = rect.top >= 0 && rect.left >= 0 && rect.bottom <= window.innerHeight && rect.right <= window.innerWidth;
-    if (!inside) shown.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    if (!inside || clippedAtCentre(shown, rect)) shown.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   }
   return element;
 }

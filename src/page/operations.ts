@@ -3,7 +3,7 @@
 import type { PageArgs, PageOperationName, PageResult } from '../contract/index.js';
 import { concludeAction, prepareAction, typeAlong } from './action.js';
 import { copyText } from './clipboard.js';
-import { deltaFinish, deltaStart } from './delta.js';
+import { deltaFinish, deltaStart, deltaStartFrame } from './delta.js';
 import { find } from './find.js';
 import { fileInput, fileInputs, setFieldValue } from './forms.js';
 import { frameOrigin, listFrames } from './frames.js';
@@ -30,6 +30,7 @@ export const operations = {
   listFrames,
   frameOrigin,
   deltaStart,
+  deltaStartFrame,
   deltaFinish,
   pageText,
   waitQuiet,

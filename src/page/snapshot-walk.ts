@@ -418,7 +418,8 @@ export class SnapshotWalker {
     }
     if (tag === 'input' || tag === 'textarea') return;
     // A rich-text field's whole text is its value, on its line: under it only what has a role (a heading, a link).
-    if (VALUE_ROLES.has(role) && (element as HTMLElement).isContentEditable && /\[value=/.test(this.lines.at(-1) ?? '') && !/\[cut\]$/.test(this.lines.at(-1) ?? '')) {
+    // Not in a delta, where the text that changed under it (a word made bold) is the change.
+    if (!this.options.focus && VALUE_ROLES.has(role) && (element as HTMLElement).isContentEditable && /\[value=/.test(this.lines.at(-1) ?? '') && !/\[cut\]$/.test(this.lines.at(-1) ?? '')) {
       childFlags.quiet = true;
     }
     // A drawn combobox's text is its value, already on its line: only the controls inside it are listed.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ToolError } from '../errors.js';
+import { ToolError, isToolError } from '../errors.js';
+import { answerLines } from './page-answer.js';
 import { defineTool, tabIdField } from './tool.js';
 import type { PageInfo } from '../contract/index.js';
 import type { Tab } from '../browser/tab.js';
@@ -26,6 +27,25 @@ async function afterLeaving(tab: Tab): Promise<{ url: string; title: string; loa
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return info ? { url: info.url, title: info.title, loading: info.readyState !== 'complete' } : null;
+}
+
+/**
+ * The page's answer to the dialog's closing, as reply lines: the delta of the action that opened it (settled), or
+ * the next dialog it opened meanwhile (kept for that one's answer).
+ */
+async function pageReaction(tab: Tab, pending: NonNullable<Tab['dialogWatch']>): Promise<string[]> {
+  try {
+    const outcome = await pending.watch.finish({ again: true, ...(pending.targetRef ? { targetRef: pending.targetRef } : {}) });
+    const lines = answerLines(outcome);
+    return lines.length ? lines : ['No change on the page.'];
+  } catch (error) {
+    if (isToolError(error, 'dialog_open') && tab.dialog) {
+      tab.dialogWatch = pending;
+      return [`Then a ${tab.dialog.type} dialog opened: "${tab.dialog.message}" (answer it with firefox_dialog).`];
+    }
+    // The dialog was answered: a page that cannot be read now (it went away) does not undo that.
+    return [];
+  }
 }
 
 export const dialogTool = defineTool({
@@ -69,8 +89,13 @@ export const dialogTool = defineTool({
     const accept = args.action === 'accept';
     // A tab that tabs_close_mcp asked to close goes away once its beforeunload dialog is accepted.
     const closing = accept && tab.closeRequested ? tab.waitClosed(3_000) : null;
+    const pending = tab.dialogWatch;
     await tab.answerDialog(accept, args.text);
+    tab.dialogWatch = null;
     const tabClosed = closing ? await closing : undefined;
+    // What the page did once the dialog closed (a row deleted, "Cancelled" shown), read through the watch of the
+    // action that opened it. A beforeunload's answer is the navigation, said below.
+    const reaction = pending && !tabClosed && dialog.type !== 'beforeunload' ? await pageReaction(tab, pending) : [];
     // Leaving was allowed: the navigation that asked goes on. Say where the tab is once it has loaded.
     const arrived = dialog.type === 'beforeunload' && accept && !tabClosed && !tab.isClosed ? await afterLeaving(tab) : null;
     const closed = { type: dialog.type, message: dialog.message, ...(dialog.defaultValue !== undefined ? { defaultValue: dialog.defaultValue } : {}) };
@@ -85,7 +110,7 @@ export const dialogTool = defineTool({
         ...(tabClosed ? { tabClosed } : {}),
         ...(arrived ? { url: arrived.url, title: arrived.title } : {}),
       },
-      text: `${accept ? 'Accepted' : 'Dismissed'} the ${dialog.type} dialog "${dialog.message}"${answered} on tab ${tab.id}.${after}`,
+      text: [`${accept ? 'Accepted' : 'Dismissed'} the ${dialog.type} dialog "${dialog.message}"${answered} on tab ${tab.id}.${after}`, ...reaction].join('\n'),
     };
   },
 });

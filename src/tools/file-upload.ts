@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { dataDir, isOwnFile } from '../browser/own-files.js';
 import type { FileInputInfo } from '../contract/index.js';
 import { ToolError } from '../errors.js';
+import { watchWhile } from '../browser/delta.js';
+import { answerLines } from './page-answer.js';
 import { refField, refTarget } from './ref-target.js';
 import { defineTool, tabIdField, type TabToolContext } from './tool.js';
 
@@ -67,6 +69,9 @@ export async function resolveUploadPaths(paths: string[], roots: string[]): Prom
   return resolved;
 }
 
+/** How long the page may take to answer a pick before "no change" is believed: it reads the file first (FileReader). */
+const READ_LINGER_MS = 300;
+
 interface Chosen {
   ref: string;
   frameContext: string;
@@ -110,7 +115,12 @@ export const fileUploadTool = defineTool({
     ref: refField.optional(),
     paths: z.array(z.string().min(1).max(4_096)).max(100),
   }),
-  output: z.object({ ref: z.string(), files: z.array(z.string()) }),
+  output: z.object({
+    ref: z.string(),
+    files: z.array(z.string()),
+    /** How the page answered (snapshot lines with refs). */
+    delta: z.string().optional(),
+  }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler(context, args) {
     const files = await resolveUploadPaths(args.paths, context.options.uploadRoots);
@@ -120,9 +130,13 @@ export const fileUploadTool = defineTool({
       throw new ToolError('invalid_arguments', `paths: the file input ${chosen.ref} takes one file (no multiple attribute), not ${files.length}.`, { field: 'paths' });
     }
     const { tab } = context;
-    await tab.setFiles(chosen.frameContext, chosen.info.docId, chosen.info.localId, files);
+    // Watched: how the page answered the change (a preview filled from a FileReader, the upload button enabled).
+    const { outcome } = await watchWhile(tab, chosen.frameContext, () => tab.setFiles(chosen.frameContext, chosen.info.docId, chosen.info.localId, files), {
+      lingerMs: READ_LINGER_MS,
+    });
     const after = await tab.callPage('fileInput', { docId: chosen.info.docId, localId: chosen.info.localId }, { context: chosen.frameContext });
-    const text = after.files.length ? `${chosen.ref} now holds: ${after.files.join(', ')}` : `${chosen.ref} is now empty.`;
-    return { structured: { ref: chosen.ref, files: after.files }, text };
+    const answered = answerLines(outcome, chosen.ref);
+    const text = [after.files.length ? `${chosen.ref} now holds: ${after.files.join(', ')}` : `${chosen.ref} is now empty.`, ...answered].join('\n');
+    return { structured: { ref: chosen.ref, files: after.files, ...(answered.length ? { delta: answered.join('\n') } : {}) }, text };
   },
 });

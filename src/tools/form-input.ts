@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { watchWhile } from '../browser/delta.js';
+import { answerLines } from './page-answer.js';
 import { refField, refTarget } from './ref-target.js';
 import { defineTool, tabIdField } from './tool.js';
 
@@ -47,7 +48,7 @@ export const formInputTool = defineTool({
     if (field.valid === false) text += `\nThe page marks it invalid: ${field.validationMessage}`;
     if (field.note) text += `\nNote: ${field.note}`;
     // How the page answered (a heading that follows the field, a button enabled); the field's own line is said above.
-    const answered = (outcome?.delta ?? '').split('\n').filter((line) => line.trim() && !line.includes(`[ref=${args.ref}]`));
+    const answered = answerLines(outcome, args.ref);
     if (answered.length) text += `\n${answered.join('\n')}`;
     const structured = { ref: args.ref, ...field, ...(answered.length ? { delta: answered.join('\n') } : {}) };
     return { structured, text };

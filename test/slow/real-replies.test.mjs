@@ -262,7 +262,7 @@ describe('real apps: replies an agent can trust (issue 18)', function () {
       expect(desc).to.match(/^- row "(28 Monk 28|1028 Monk 1028) 999\.5 Shipped" \[ref=ref_\d+\]/m);
       expect(desc).to.not.include('Opened grid');
       expect(desc.indexOf('Sorted by amount desc')).to.be.lessThan(desc.indexOf('- row "'));
-      const more = refOf(desc, /- \(\d+ more rows added or changed in grid \[ref=ref_\d+\]; read_page with ref_id \[ref=(ref_\d+)\] reads them\)/);
+      const more = refOf(desc, /- \(\d+ more rows (?:added|moved to new places \(same refs\)|now show other content \(same refs\)|(?:added|moved|now showing other content)(?: or (?:moved|now showing other content))+) in grid \[ref=ref_\d+\]; read_page with ref_id \[ref=(ref_\d+)\] reads them\)/);
       const rest = await call('read_page', { ref_id: more });
       expect(rest).to.match(/^- row "\d+ \w+ \d+ 99\d\.5 /m);
       // No line twice.

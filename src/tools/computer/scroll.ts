@@ -3,6 +3,8 @@ import { parseModifiers } from '../../browser/input/keys.js';
 import { NOTCH_PX } from '../../browser/input/wheel.js';
 import { scrollIntoView } from '../../browser/locate.js';
 import { wheel } from '../../browser/mouse.js';
+import { watchWhile } from '../../browser/delta.js';
+import { answerLines } from '../page-answer.js';
 import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';
 import { actionResult, summaryText } from './result.js';
@@ -40,9 +42,18 @@ const scroll: ActionHandler = async (context, args) => {
 const scrollTo: ActionHandler = async (context, args) => {
   if (!args.ref) throw new ToolError('invalid_arguments', 'ref: scroll_to needs a ref (from read_page or find).', { field: 'ref' });
   if (args.coordinate) throw new ToolError('invalid_arguments', 'coordinate: scroll_to takes a ref only.', { field: 'coordinate' });
-  const where = await scrollIntoView(context, args.ref);
-  const structured = { action: 'scroll_to', ok: true, target: { ref: args.ref, role: where.target?.role, name: where.target?.name } };
-  return { structured, text: `scroll_to ${args.ref}: ${summaryText(where.target)} is in view, centre at (${where.point.x}, ${where.point.y}).` };
+  const frame = context.tab.refs.lookup(args.ref, context.tab.id).frameContext;
+  // Watched: what the scroll brought into view (a virtual list renders other rows, its old row refs go stale).
+  const { value: where, outcome } = await watchWhile(context.tab, frame, () => scrollIntoView(context, args.ref!));
+  const answered = answerLines(outcome);
+  const structured = {
+    action: 'scroll_to',
+    ok: true,
+    target: { ref: args.ref, role: where.target?.role, name: where.target?.name },
+    ...(outcome?.delta ? { delta: outcome.delta } : {}),
+  };
+  const head = `scroll_to ${args.ref}: ${summaryText(where.target)} is in view, centre at (${where.point.x}, ${where.point.y}).`;
+  return { structured, text: [head, ...answered].join('\n') };
 };
 
 export const scrollHandlers = { scroll, scroll_to: scrollTo } satisfies Record<string, ActionHandler>;
