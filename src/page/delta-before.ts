@@ -22,9 +22,27 @@ export function renderedBefore(near: Element | null): Map<Element, boolean> {
   // Where the previous action was: the pointer leaving it hides what its hover showed.
   if (previousNear && previousNear !== near && previousNear.isConnected) lookAround(previousNear, rendered, AROUND_MAX * 2);
   previousNear = near;
+  // What the target says it opens and closes (a sidebar toggle's aria-controls, far from the toggle in the tree).
+  for (const controlled of controlledBy(near)) {
+    rendered.set(controlled, rendersNow(controlled));
+    for (const inner of controlled.children) if (rendered.size < AROUND_MAX * 4) rendered.set(inner, rendersNow(inner));
+  }
   const popups = document.querySelectorAll(POPUP_SELECTOR);
   for (let i = 0; i < popups.length && i < POPUPS_MAX; i++) rendered.set(popups[i]!, rendersNow(popups[i]!));
   return rendered;
+}
+
+/** The elements an action's target (or the control it sits in) names in aria-controls, at most a few. */
+function controlledBy(near: Element | null): Element[] {
+  const control = near?.closest('[aria-controls]');
+  if (!control) return [];
+  const root = control.getRootNode() as Document | ShadowRoot;
+  return (control.getAttribute('aria-controls') ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 4)
+    .map((id) => root.getElementById?.(id))
+    .filter((element): element is HTMLElement => element instanceof Element);
 }
 
 /** The element the last action of this document aimed at. */

@@ -41,6 +41,27 @@ function heldRefs(element: Element): boolean {
   return false;
 }
 
+/** Parts of a removed wrapper named in its line; the others are counted. */
+const PARTS_NAMED = 3;
+
+/**
+ * The outermost parts with a role of a removed wrapper that has none: `heading "Parameters", button "Try it out",
+ * table and 4 more`. Null when it held fewer than two (the one part, or its text, says it better).
+ */
+function partsWithRole(element: Element): string | null {
+  const parts: Element[] = [];
+  const inner = element.getElementsByTagName('*');
+  for (let i = 0; i < inner.length && i < 2_000; i++) {
+    const part = inner[i]!;
+    if (!roleOf(part) || part.getAttribute('aria-hidden') === 'true') continue;
+    if (parts.some((outer) => outer.contains(part))) continue;
+    parts.push(part);
+  }
+  if (parts.length < 2) return null;
+  const named = parts.slice(0, PARTS_NAMED).map((part) => `${roleOf(part)}${nameSuffix(part, roleOf(part)!)}`);
+  return `${named.join(', ')}${parts.length > PARTS_NAMED ? ` and ${parts.length - PARTS_NAMED} more` : ''}`;
+}
+
 function placeOf(element: Element): string {
   const role = roleOf(element)!;
   return `${role}${nameSuffix(element, role)} [ref=#${localIdOf(element)}]`;
@@ -53,6 +74,7 @@ function placeOf(element: Element): string {
  */
 export function removalLines(records: MutationRecord[], removals: Map<Node, Element[]>, closed: ClosedPopup[]): string[] {
   const removedLines = new Map<string, { count: number; role: string; names: string[] }>();
+  const wrappers: string[] = [];
   // Places that got new elements too: what left them without a role was redrawn (an editor's lines), not lost.
   const refilled = new Set<Node>();
   for (const record of records) {
@@ -71,6 +93,12 @@ export function removalLines(records: MutationRecord[], removals: Map<Node, Elem
       if (element.isConnected) continue;
       // A closed popup was said above, also when what was removed is a wrapper of it without a role of its own.
       if (closed.some((popup) => popup.element === element || (!roleOf(element) && element.contains(popup.element)))) continue;
+      // A wrapper without a role (a collapsed section's body) stands for the parts with a role it held.
+      const parts = roleOf(element) ? null : partsWithRole(element);
+      if (parts) {
+        wrappers.push(`- removed: ${parts}${under}`);
+        continue;
+      }
       let role = roleOf(element) ?? roleOf(element.querySelector('[role], dialog, ul, ol, table, form, nav') ?? element);
       // Nothing with a role: what was lost is its text, unless it was redrawn (new elements in the same place, or
       // the same text still there, as code editors and virtual lists redraw their lines) and held no ref.
@@ -87,7 +115,7 @@ export function removalLines(records: MutationRecord[], removals: Map<Node, Elem
       removedLines.set(key, entry);
     }
   }
-  const lines: string[] = [];
+  const lines: string[] = [...new Set(wrappers)];
   for (const [key, entry] of removedLines) {
     const under = key.slice(entry.role.length);
     // A row without a role is named `rows (div.row)` already; the refs it held were those of what it held.
