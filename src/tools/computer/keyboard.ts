@@ -38,8 +38,13 @@ function atFocusResult(action: string, { focused, dispatched }: TypedAtFocus, ke
 
 /** The reply of a type by ref: not pressed, pressed without focus (nothing typed), or the click's and the keys' verdicts. */
 function refResult(ref: string, run: TypedByRef, keys: string, verb: string, details: string[], top: string): Reply {
-  const { target, dispatched, focus, refused, stopped } = run;
+  const { target, dispatched, focus, refused } = run;
   const unfocused = focus && !focus.focused;
+  // The button went down on the field (which took focus), then the page put another control under the pointer:
+  // only the rest of the click was kept from it, and the keys went to the field. Said, not an error.
+  const typedAnyway = run.stopped?.afterPress === true && focus?.focused === true;
+  const stopped = typedAnyway ? undefined : run.stopped;
+  if (typedAnyway) details = [...details, `After the button went down on the field, ${run.stopped!.reason}; the rest of the click (${run.stopped!.types.join(', ')}) was kept from it. The field had focus and got the keys.`];
   return actionResult({
     action: 'type',
     inFrame: run.target.context !== top,
