@@ -1,0 +1,92 @@
+// Renders a truth run as markdown: a table per app and a total, then every failure with its action and lines.
+const mean = (xs) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
+const pct = (xs, p) => {
+  if (!xs.length) return 0;
+  const sorted = [...xs].sort((x, y) => x - y);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p + 0.5))];
+};
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+
+/** Per-app (and total) figures of a run's records. */
+export function summarise(records) {
+  const acted = records.filter((r) => !r.skipped);
+  const judged = acted.filter((r) => r.judged);
+  const sum = (f) => judged.reduce((s, r) => s + f(r.verdict), 0);
+  const inView = sum((v) => v.inView);
+  const covered = sum((v) => v.named + v.counted);
+  const chars = acted.map((r) => r.replyChars);
+  return {
+    actions: acted.length,
+    judged: judged.length,
+    skipped: records.length - acted.length,
+    stale: sum((v) => v.stale.length),
+    staleActions: judged.filter((r) => r.verdict.stale.length).length,
+    inView,
+    missed: sum((v) => v.missed.length),
+    coveredPct: inView ? (100 * covered) / inView : 100,
+    falseUnchanged: judged.filter((r) => r.verdict.falseUnchanged.length).length,
+    falseCut: sum((v) => v.falseCut.length),
+    falseNotDelivered: judged.filter((r) => r.verdict.falseNotDelivered.length).length,
+    charsMean: mean(chars),
+    charsP50: pct(chars, 0.5),
+    charsMax: chars.length ? Math.max(...chars) : 0,
+  };
+}
+
+export function byApp(records) {
+  const apps = new Map();
+  for (const r of records) {
+    if (!apps.has(r.app)) apps.set(r.app, []);
+    apps.get(r.app).push(r);
+  }
+  return apps;
+}
+
+const clip = (s, n = 160) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const code = (s) => `\`${clip(s).replace(/`/g, "'")}\``;
+
+function failureLines(r) {
+  const v = r.verdict;
+  const out = [];
+  for (const s of v.stale) out.push(`stale: ${code(s.line)} (${clip(s.why, 140)})`);
+  for (const m of v.missed.slice(0, 6)) out.push(`missed ${m.kind}: ${code(m.line)}${m.was ? ` (was ${code(m.was)})` : ''}`);
+  if (v.missed.length > 6) out.push(`… and ${v.missed.length - 6} more missed`);
+  for (const f of v.falseUnchanged) out.push(`false unchanged/restyled: ${code(f)}`);
+  for (const f of v.falseCut) out.push(`false cut: ${code(f.line)} (${f.why})`);
+  for (const f of v.falseNotDelivered) out.push(`false NOT delivered: ${code(f)}`);
+  return out;
+}
+
+export function renderMarkdown({ meta, records, base }) {
+  const apps = byApp(records);
+  const baseApps = base ? byApp(base.records) : new Map();
+  const rows = [];
+  const row = (name, s, b) => `| ${name} | ${s.actions} | ${s.stale} | ${s.missed} / ${s.inView} | ${s.coveredPct.toFixed(1)}% | ${s.falseUnchanged} | ${s.falseCut} | ${s.falseNotDelivered} | ${fmt(s.charsMean)} / ${fmt(s.charsP50)} / ${fmt(s.charsMax)} | ${b ? fmt(b.charsMean) : '–'} |`;
+  for (const [app, recs] of apps) rows.push(row(app, summarise(recs), baseApps.has(app) ? summarise(baseApps.get(app)) : null));
+  const total = summarise(records);
+  rows.push(row('**total**', total, base ? summarise(base.records) : null).replace(/\| (\d[^|]*) /g, '| $1 '));
+  const out = [
+    '# Truth oracle: each action\'s reply against the page before and after',
+    '',
+    `Run ${meta.startedAt}, ${meta.seconds} s, server build ${meta.serverDir}. Load average (1, 5, 15 min) at start ${meta.loadavgStart.join(', ')}, at end ${meta.loadavgEnd.join(', ')} (2 cores; another Firefox may have been running).`,
+    base ? `"before" = reply characters per action of the same script on ${base.meta.serverDir} (run ${base.meta.startedAt}, load at start ${base.meta.loadavgStart.join(', ')}).` : '',
+    '',
+    'What each column means: docs/truth.md. Targets (issue 36): 0 stale lines, 0 false cut notices, 0 false NOT delivered, ≥ 95% of in-view changes named or counted, reply characters per action no more than before.',
+    '',
+    '| app | actions | stale lines | missed / in-view changes | named or counted | false unchanged/restyled | false cut notices | false NOT delivered | reply chars mean / p50 / max | before: chars mean |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+  ];
+  if (meta.failures.length) out.push('Apps that did not run to the end:', ...meta.failures.map((f) => `- ${f.app}: ${clip(f.error, 300)}`), '');
+  const skipped = records.filter((r) => r.skipped);
+  if (skipped.length) out.push(`Script steps skipped (the element was not there; not counted): ${skipped.map((r) => `${r.app}: ${r.label}`).join('; ')}`, '');
+  out.push('## Failures', '', 'Each: the action, the reply\'s first line, and the offending lines (refs left out of comparisons).', '');
+  for (const r of records.filter((x) => x.judged)) {
+    const lines = failureLines(r);
+    if (!lines.length) continue;
+    out.push(`- **${r.app}: ${r.label}** (${r.replyChars} chars) — reply: ${code(r.reply.split('\n')[0])}`);
+    for (const l of lines) out.push(`  - ${l}`);
+  }
+  return `${out.join('\n')}\n`;
+}
