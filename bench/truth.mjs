@@ -71,8 +71,17 @@ async function main() {
   const records = [];
   const failures = [];
   // One server (one Firefox) per app: an app's leftovers (a dialog, a focused frame) cannot reach the next one.
+  let current = null;
+  // Ctrl-C or a kill still closes the server and its Firefox (the machine is shared).
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, async () => {
+      await current?.close();
+      process.exit(130);
+    });
+  }
   for (const app of chosen) {
     const session = new TruthSession({ serverDir: opts.serverDir, log });
+    current = session;
     log(`${app.id} (${app.script.filter(([l]) => l !== 'nav').length} actions)`);
     try {
       await session.start();

@@ -3,6 +3,8 @@
 import { diffTrees, indexTree, listedIn, normalise, parseTree, splitLine } from './snapshot.mjs';
 
 
+const REF_IN = /\[ref=(ref_\d+)\]/;
+
 /** Sorts the reply's lines into what they claim. */
 export function parseReply(text) {
   const out = { present: [], removals: [], counts: [], cuts: [], unchanged: [], restyled: [], noChange: false, refsNamed: new Set(), head: [] };
@@ -12,6 +14,7 @@ export function parseReply(text) {
     else {
       out.head.push(line);
       if (/No change on the page\./.test(line)) out.noChange = true;
+      if (/^New page: /.test(line)) out.newPage = true;
       // "Opened menu "X" [ref=…] with N items." names the popup.
       // A form_input reply's head, "ref_2 (input[type=email]) is now …", names its field.
       if (/^Opened |\bis now\b/.test(line)) for (const m of line.matchAll(/\b(ref_\d+)\b/g)) out.refsNamed.add(m[1]);
@@ -27,9 +30,11 @@ export function parseReply(text) {
     else if (/^\(\d+ more /.test(c)) out.counts.push({ line: c, refs });
     else if (/^restyled: /.test(c)) out.restyled.push(c);
     else if (/^removed: (\d+) \S+ (?:from|in|under) /.test(c)) out.counts.push({ line: c, refs, removedOnly: true });
-    else if ((m = /^(removed|hidden|closed): (.*)$/.exec(c))) {
-      out.removals.push({ line: c, ref: refs[0] ?? null, ...splitLine(normalise(m[2])) });
-      refs.forEach((r) => out.refsNamed.add(r));
+    else if ((m = /^(removed|hidden|closed): (.*?)(?: from (.*))?$/.exec(c))) {
+      // "removed: img "Loading…" from region "Page 3" [ref=ref_46]": the ref is the place, not the element.
+      const own = REF_IN.exec(m[2])?.[1] ?? null;
+      out.removals.push({ line: c, ref: own, from: m[3] ? REF_IN.exec(m[3])?.[1] ?? null : null, ...splitLine(normalise(m[2])) });
+      if (own) out.refsNamed.add(own);
     } else if ((m = /^focused: (.*)$/.exec(c))) {
       out.present.push({ ...node, ...splitLine(normalise(m[1])), ref: refs[0] ?? null, norm: normalise(m[1]) });
       refs.forEach((r) => out.refsNamed.add(r));
@@ -48,10 +53,11 @@ const stripEllipsis = (s) => s.replace(/^…\s*/, '').replace(/\s*…$/, '').rep
 /** Whether a claimed line agrees with the element's settled line: role, name, and every state the claim gives. */
 function agrees(claim, truth) {
   if (claim.role !== truth.role) return `role ${claim.role} vs ${truth.role}`;
-  const cn = stripEllipsis(unquote(claim.name));
-  const tn = unquote(truth.name);
-  // A clipped name ([cut]) matches on its start.
-  if (cn !== tn && !(claim.states.cut && tn.startsWith(cn)) && !(truth.states.cut && cn.startsWith(stripEllipsis(tn)))) return `name`;
+  const [cRaw, tRaw] = [unquote(claim.name), unquote(truth.name)];
+  const [cn, tn] = [stripEllipsis(cRaw), stripEllipsis(tRaw)];
+  // A clipped name ([cut], a reply and a read may clip at different lengths) matches on its start.
+  const clipped = claim.states.cut || truth.states.cut;
+  if (cRaw !== tRaw && cn !== tn && !(clipped && (tn.startsWith(cn) || cn.startsWith(tn)))) return 'name';
   for (const [k, v] of Object.entries(claim.states)) {
     // Said only in action replies: a text selection, the caret's window of a multi-line value, a cut mark.
     if (k === 'cut' || k === 'box' || (k === 'selected' && v !== true) || k === 'multiline') continue;
@@ -74,12 +80,13 @@ function agrees(claim, truth) {
 }
 
 /** Lines the reply says are there that the settled page does not have. */
-function staleLines(reply, after) {
+function staleLines(reply, after, refReads) {
   const stale = [];
   const allText = after.nodes.map((n) => n.norm).join('\n');
   for (const claim of reply.present) {
     if (claim.ref) {
-      const truth = after.byRef.get(claim.ref);
+      // Not in the full read: then as read_page with its ref_id showed it, if it did.
+      const truth = after.byRef.get(claim.ref) ?? indexTree(refReads?.[claim.ref] ?? '').byRef.get(claim.ref);
       if (!truth) stale.push({ line: claim.content, why: `${claim.ref} is not in the settled page` });
       else {
         const why = agrees(claim, truth);
@@ -101,11 +108,17 @@ function staleLines(reply, after) {
 }
 
 /** Whether the reply names a change: by its ref, its text, or for a removal its role and name. */
-function named(change, reply, replyText) {
+function named(change, reply, replyText, before) {
   const n = change.node;
   if (n.ref && reply.refsNamed.has(n.ref)) return true;
   if (change.kind === 'removed') {
-    if (reply.removals.some((r) => (r.ref && r.ref === n.ref) || (r.role === n.role && stripEllipsis(unquote(r.name)) === unquote(n.name)))) return true;
+    // "from X [ref=…]" places it; a landmark's ref is not in read_page's lines, so an unknown place does not count.
+    const placed = (r) => !r.from || !before.byRef.has(r.from) || n.ancestors.includes(r.from);
+    const same = (r) => r.role === n.role && stripEllipsis(unquote(r.name)) === stripEllipsis(unquote(n.name)) && placed(r);
+    if (reply.removals.some((r) => (r.ref && r.ref === n.ref) || same(r))) return true;
+    // Replaced in place by a like element the reply lists (pdf.js redraws a page's "Loading…" image): the agent
+    // reads the new line where the old one was.
+    if (reply.present.some((p) => p.ref && p.ref !== n.ref && p.role === n.role && p.name === n.name && !before.byRef.has(p.ref))) return true;
     if (n.role === 'text' && reply.removals.some((r) => r.role === 'text' && n.name.includes(stripEllipsis(unquote(r.name))))) return true;
     return false;
   }
@@ -129,7 +142,9 @@ function counted(change, reply, removedNamed, before, genuineCut) {
   for (const c of reply.cuts) if (c.ref && (up.has(c.ref) || c.ref === n.ref) && genuineCut) return true;
   if (genuineCut && reply.cuts.some((c) => c.kind === 'cut')) return true;
   // What was inside a removed element the reply names is gone with it.
-  if (change.kind === 'removed' && [...up].some((r) => removedNamed.has(r))) return true;
+  if (change.kind === 'removed' && (before.byKey.get(change.key)?.ancestorKeys ?? []).some((k) => removedNamed.has(k))) return true;
+  // "New page: …" says the whole document was replaced: everything of the old one is gone.
+  if (change.kind === 'removed' && reply.newPage) return true;
   return false;
 }
 
@@ -149,7 +164,7 @@ function cutFalse(cut, replyChars, replyText, after) {
  * Judges one action. Inputs are read_page texts: full (filter all) and view (default) before the action and after
  * the settle, and the reply's text and size. Returns counts and the offending lines.
  */
-export function judge({ reply, replyChars, beforeFull, afterFull, beforeView, afterView }) {
+export function judge({ reply, replyChars, beforeFull, afterFull, beforeView, afterView, refReads }) {
   const before = indexTree(beforeFull);
   const after = indexTree(afterFull);
   const bView = indexTree(beforeView);
@@ -161,17 +176,17 @@ export function judge({ reply, replyChars, beforeFull, afterFull, beforeView, af
 
   const cutProblems = r.cuts.map((c) => ({ line: c.line, why: cutFalse(c, replyChars, reply, after) })).filter((c) => c.why);
   const genuineCut = r.cuts.length > 0 && cutProblems.length === 0;
-  const removedNamed = new Set(changes.filter((c) => c.kind === 'removed' && c.node.ref && named(c, r, reply)).map((c) => c.node.ref));
+  const removedNamed = new Set(changes.filter((c) => c.kind === 'removed' && named(c, r, reply, before)).map((c) => c.key));
 
   const missed = [];
   let namedCount = 0;
   let countedCount = 0;
   for (const c of inView) {
-    if (named(c, r, reply)) namedCount++;
+    if (named(c, r, reply, before)) namedCount++;
     else if (counted(c, r, removedNamed, before, genuineCut)) countedCount++;
     else missed.push({ kind: c.kind, line: c.node.norm, was: c.old?.norm });
   }
-  const stale = staleLines(r, after);
+  const stale = staleLines(r, after, refReads);
   const falseUnchanged = [];
   if (r.noChange && inView.length) falseUnchanged.push('No change on the page.');
   if (missed.length) for (const line of [...r.restyled, ...r.unchanged]) falseUnchanged.push(line);

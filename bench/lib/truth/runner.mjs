@@ -62,6 +62,18 @@ function actions(session, state) {
   };
 }
 
+/**
+ * Refs the reply names that the full read does not list: read_page shows some elements only inside their parent's
+ * line (a spreadsheet's cells), so each is read by its ref_id before the oracle calls it stale. At most 20.
+ */
+async function confirmRefs(session, reply, full) {
+  const listed = new Set([...full.matchAll(/\[ref=(ref_\d+)\]/g)].map((m) => m[1]));
+  const missing = [...new Set([...reply.matchAll(/\[ref=(ref_\d+)\]/g)].map((m) => m[1]))].filter((r) => !listed.has(r));
+  const reads = {};
+  for (const ref of missing.slice(0, 20)) reads[ref] = (await session.call('read_page', { ref_id: ref, filter: 'all', max_chars: 2000 })).text;
+  return reads;
+}
+
 /** The settled truth: a long settle, then the whole page and the viewport view. */
 async function truth(session) {
   const settle = await session.settle();
@@ -113,6 +125,7 @@ export async function runApp(session, apps, app, log) {
       record.judged = true;
       // The reads are kept (apart from the committed JSON) so that a fix of the oracle can re-judge without Firefox.
       record.reads = { beforeFull: state.full, afterFull: after.full, beforeView: state.view, afterView: after.view };
+      record.reads.refReads = await confirmRefs(session, res.text, after.full);
       record.verdict = judge({ reply: res.text, replyChars: res.chars, ...record.reads });
       Object.assign(state, after);
       state.beforeTree = indexTree(state.full);

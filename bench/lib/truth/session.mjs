@@ -46,8 +46,23 @@ const collect = (win) => {
 collect(window);
 const started = performance.now();
 let last = started;
+// A caret that blinks by a timer (CodeMirror, Monaco) flips one attribute forever: a style or class change on an
+// element that flipped three times already, each at least 300 ms apart (a timer, not an animation drawn per frame),
+// is not a change the page is still making.
+const flips = new Map();
+const blinking = (r) => {
+  if (r.type !== 'attributes' || (r.attributeName !== 'style' && r.attributeName !== 'class')) return false;
+  const t = performance.now();
+  const f = flips.get(r.target) ?? { n: 0, at: -1e9 };
+  f.n = t - f.at >= 300 ? f.n + 1 : 0;
+  f.at = t;
+  flips.set(r.target, f);
+  return f.n > 3;
+};
 const observers = roots.map((root) => {
-  const o = new MutationObserver(() => { last = performance.now(); });
+  const o = new MutationObserver((records) => {
+    if (!records.every(blinking)) last = performance.now();
+  });
   o.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
   return o;
 });

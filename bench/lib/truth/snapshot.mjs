@@ -16,7 +16,11 @@ export function normalise(content) {
 /** Splits `role "name" [a] [b=c]` (content without "- "). Text runs (`text: …`) have role "text" and the run as name. */
 export function splitLine(content) {
   const text = /^text: ?(.*)$/s.exec(content);
-  if (text) return { role: 'text', name: text[1], states: {} };
+  if (text) {
+    // A clipped run ends "… [cut]" (and carries its paragraph's ref, already taken off).
+    const cut = /\s*\[cut\]$/.test(text[1]);
+    return { role: 'text', name: text[1].replace(/\s*\[cut\]$/, ''), states: cut ? { cut: true } : {} };
+  }
   const m = /^([\w-]+)(?: "((?:[^"\\]|\\.)*)")?(.*)$/s.exec(content);
   if (!m) return { role: content, name: '', states: {} };
   const states = {};
@@ -55,7 +59,8 @@ export function parseTree(text) {
       seen.set(base, n);
       key = `${base}#${n}`;
     }
-    const node = { line, depth, content, norm, ref, ...splitLine(norm), parent: parent?.index ?? null, anchor, ancestors, key, index: nodes.length };
+    const ancestorKeys = parent ? [parent.key, ...parent.ancestorKeys] : [];
+    const node = { line, depth, content, norm, ref, ...splitLine(norm), parent: parent?.index ?? null, anchor, ancestors, ancestorKeys, key, index: nodes.length };
     nodes.push(node);
     stack.push(node);
   }
