@@ -14,7 +14,7 @@ export function parseReply(text) {
     else {
       out.head.push(line);
       if (/No change on the page\./.test(line)) out.noChange = true;
-      if (/^New page: /.test(line)) out.newPage = true;
+      if (/^New page: |^A new document loaded/.test(line)) out.newPage = true;
       // "Opened menu "X" [ref=…] with N items." names the popup.
       // A form_input reply's head, "ref_2 (input[type=email]) is now …", names its field.
       if (/^Opened |\bis now\b/.test(line)) for (const m of line.matchAll(/\b(ref_\d+)\b/g)) out.refsNamed.add(m[1]);
@@ -82,7 +82,8 @@ function agrees(claim, truth) {
 /** Lines the reply says are there that the settled page does not have. */
 function staleLines(reply, after, refReads) {
   const stale = [];
-  const allText = after.nodes.map((n) => n.norm).join('\n');
+  // Text inside an element named by its content is not a line of the full read; the ref_id reads show it.
+  const allText = [...after.nodes.map((n) => n.norm), ...Object.values(refReads ?? {}).map(normalise)].join('\n');
   for (const claim of reply.present) {
     if (claim.ref) {
       // Not in the full read: then as read_page with its ref_id showed it, if it did.
@@ -132,7 +133,7 @@ function named(change, reply, replyText, before) {
 }
 
 /** Whether a count line, a genuine cut, or a named removed ancestor covers a change the reply does not name. */
-function counted(change, reply, removedNamed, before, genuineCut) {
+function counted(change, reply, removedNamed, before, after, genuineCut) {
   const n = change.node;
   const up = new Set([...n.ancestors, ...(change.old?.ancestors ?? []), ...(before.byKey.get(change.key)?.ancestors ?? [])]);
   for (const c of reply.counts) {
@@ -143,6 +144,14 @@ function counted(change, reply, removedNamed, before, genuineCut) {
   if (genuineCut && reply.cuts.some((c) => c.kind === 'cut')) return true;
   // What was inside a removed element the reply names is gone with it.
   if (change.kind === 'removed' && (before.byKey.get(change.key)?.ancestorKeys ?? []).some((k) => removedNamed.has(k))) return true;
+  // A row or field whose name is its content changed only because a part the reply names did (a row's name holds
+  // its textbox's value, a grid row its cells'): the agent reads the change on that part.
+  if (change.kind === 'changed' && change.old && n.role === change.old.role && JSON.stringify(n.states) === JSON.stringify(change.old.states)
+    && after.nodes.some((x) => x.ref && x.ancestorKeys.includes(change.key) && reply.refsNamed.has(x.ref))) return true;
+  // The same when read_page lists no children under it (a spreadsheet row: its cells are only in its name) and the
+  // reply names an element the full read does not list (the cell that changed).
+  if (change.kind === 'changed' && change.old && n.role === change.old.role && !after.nodes.some((x) => x.parent === n.index)
+    && reply.present.some((p) => p.ref && !after.byRef.has(p.ref) && !before.byRef.has(p.ref) && n.name.includes(stripEllipsis(unquote(p.name))))) return true;
   // "New page: …" says the whole document was replaced: everything of the old one is gone.
   if (change.kind === 'removed' && reply.newPage) return true;
   return false;
@@ -183,7 +192,7 @@ export function judge({ reply, replyChars, beforeFull, afterFull, beforeView, af
   let countedCount = 0;
   for (const c of inView) {
     if (named(c, r, reply, before)) namedCount++;
-    else if (counted(c, r, removedNamed, before, genuineCut)) countedCount++;
+    else if (counted(c, r, removedNamed, before, after, genuineCut)) countedCount++;
     else missed.push({ kind: c.kind, line: c.node.norm, was: c.old?.norm });
   }
   const stale = staleLines(r, after, refReads);

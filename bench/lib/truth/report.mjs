@@ -23,6 +23,8 @@ export function summarise(records) {
     staleActions: judged.filter((r) => r.verdict.stale.length).length,
     inView,
     missed: sum((v) => v.missed.length),
+    // Actions that loaded another document answer with that page's capped snapshot, not a delta: told apart.
+    missedNewPage: judged.filter((r) => /^New page: |^A new document loaded/m.test(r.reply)).reduce((s, r) => s + r.verdict.missed.length, 0),
     coveredPct: inView ? (100 * covered) / inView : 100,
     falseUnchanged: judged.filter((r) => r.verdict.falseUnchanged.length).length,
     falseCut: sum((v) => v.falseCut.length),
@@ -60,11 +62,13 @@ function failureLines(r) {
 export function renderMarkdown({ meta, records, base }) {
   const apps = byApp(records);
   const baseApps = base ? byApp(base.records) : new Map();
-  const rows = [];
-  const row = (name, s, b) => `| ${name} | ${s.actions} | ${s.stale} | ${s.missed} / ${s.inView} | ${s.coveredPct.toFixed(1)}% | ${s.falseUnchanged} | ${s.falseCut} | ${s.falseNotDelivered} | ${fmt(s.charsMean)} / ${fmt(s.charsP50)} / ${fmt(s.charsMax)} | ${b ? fmt(b.charsMean) : '–'} |`;
-  for (const [app, recs] of apps) rows.push(row(app, summarise(recs), baseApps.has(app) ? summarise(baseApps.get(app)) : null));
-  const total = summarise(records);
-  rows.push(row('**total**', total, base ? summarise(base.records) : null).replace(/\| (\d[^|]*) /g, '| $1 '));
+  const row = (name, s, b) => `| ${name} | ${s.actions} | ${s.stale} | ${s.missed} / ${s.inView} | ${s.missedNewPage} | ${s.coveredPct.toFixed(1)}% | ${s.falseUnchanged} | ${s.falseCut} | ${s.falseNotDelivered} | ${fmt(s.charsMean)} / ${fmt(s.charsP50)} / ${fmt(s.charsMax)} | ${b ? fmt(b.charsMean) : '–'} |`;
+  const table = (recsByApp, other) => [
+    '| app | actions | stale lines | missed / in-view changes | of the missed: on a new page | named or counted | false unchanged/restyled | false cut notices | false NOT delivered | reply chars mean / p50 / max | before: chars mean |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...[...recsByApp].map(([app, recs]) => row(app, summarise(recs), other?.has(app) ? summarise(other.get(app)) : null)),
+    row('**total**', summarise([...recsByApp.values()].flat()), other ? summarise([...other.values()].flat()) : null),
+  ];
   const out = [
     '# Truth oracle: each action\'s reply against the page before and after',
     '',
@@ -73,11 +77,10 @@ export function renderMarkdown({ meta, records, base }) {
     '',
     'What each column means: docs/truth.md. Targets (issue 36): 0 stale lines, 0 false cut notices, 0 false NOT delivered, ≥ 95% of in-view changes named or counted, reply characters per action no more than before.',
     '',
-    '| app | actions | stale lines | missed / in-view changes | named or counted | false unchanged/restyled | false cut notices | false NOT delivered | reply chars mean / p50 / max | before: chars mean |',
-    '|---|---|---|---|---|---|---|---|---|---|',
-    ...rows,
+    ...table(apps, base ? baseApps : null),
     '',
   ];
+  if (base) out.push(`### The same script on the "before" build (${base.meta.serverDir})`, '', ...table(baseApps, null), '');
   if (meta.failures.length) out.push('Apps that did not run to the end:', ...meta.failures.map((f) => `- ${f.app}: ${clip(f.error, 300)}`), '');
   const skipped = records.filter((r) => r.skipped);
   if (skipped.length) out.push(`Script steps skipped (the element was not there; not counted): ${skipped.map((r) => `${r.app}: ${r.label}`).join('; ')}`, '');
