@@ -87,6 +87,21 @@ describe('truth oracle: comparing a reply with the page before and after', () =>
     expect(cut.falseCut[0].why).to.match(/under the 4000 cap/);
   });
 
+  it('a spreadsheet row whose name changed with the cell the reply names (a cell read_page lists only in the row) is covered', () => {
+    const sheet = (amount) => `Budget sheet — http://x/\n- table [ref=ref_3]\n  - row "1 Rent Office ${amount} monthly" [ref=ref_5]\n  - row "2 Laptops Hardware 4500 once" [ref=ref_6]`;
+    const v = run('key on generic (body): delivered.\nPressed Delete.\n- cell "1500" [ref=ref_20]', sheet(1200), sheet(1500));
+    expect(v.missed).to.deep.equal([]);
+    const silent = run('type on generic (body): delivered.', sheet(1200), sheet(1500));
+    expect(silent.missed.map((m) => m.line)).to.deep.equal(['row "1 Rent Office 1500 monthly"']);
+  });
+
+  it('a new page: the old document\'s lines are gone with it, the new one\'s in view must be listed', () => {
+    const before = 'json — http://x/json.html\n- main\n  - heading "json" [ref=ref_1] [level=1]\n  - link "next" [ref=ref_2]';
+    const after = 'mailbox — http://x/mailbox.html\n- main\n  - heading "mailbox" [ref=ref_9] [level=1]\n  - text: Manipulate mailboxes';
+    const v = run('left_click ref_2: delivered.\nNew page: mailbox — http://x/mailbox.html\n- main\n  - heading "mailbox" [ref=ref_9] [level=1]', before, after);
+    expect(v.missed.map((m) => `${m.kind} ${m.line}`)).to.deep.equal(['added text: Manipulate mailboxes']);
+  });
+
   it('items inside a removed dialog the reply names are covered; NOT delivered while the page reacted is false', () => {
     const withDialog = `${FORM_CLOSED}\n- dialog "Confirm sign-up" [ref=ref_20]\n  - button "Submit" [ref=ref_22]\n  - button "Close" [ref=ref_21]`;
     const closed = run('left_click ref_22: delivered.\n- closed: dialog "Confirm sign-up"', withDialog, FORM_CLOSED);
