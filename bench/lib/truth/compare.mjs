@@ -16,8 +16,8 @@ export function parseReply(text) {
       if (/No change on the page\./.test(line)) out.noChange = true;
       if (/^New page: |^A new document loaded/.test(line)) out.newPage = true;
       // "Opened menu "X" [ref=…] with N items." names the popup.
-      // A form_input reply's head, "ref_2 (input[type=email]) is now …", names its field.
-      if (/^Opened |\bis now\b/.test(line)) for (const m of line.matchAll(/\b(ref_\d+)\b/g)) out.refsNamed.add(m[1]);
+      // A form_input reply's head, "ref_2 (input[type=email]) is now …", and file_upload's "ref_53 now holds: …" name their field.
+      if (/^Opened |\bis now\b|\bnow holds\b/.test(line)) for (const m of line.matchAll(/\b(ref_\d+)\b/g)) out.refsNamed.add(m[1]);
     }
   }
   for (const node of parseTree(dash.join('\n'))) {
@@ -115,7 +115,9 @@ function named(change, reply, replyText, before) {
   if (change.kind === 'removed') {
     // "from X [ref=…]" places it; a landmark's ref is not in read_page's lines, so an unknown place does not count.
     const placed = (r) => !r.from || !before.byRef.has(r.from) || n.ancestors.includes(r.from);
-    const same = (r) => r.role === n.role && stripEllipsis(unquote(r.name)) === stripEllipsis(unquote(n.name)) && placed(r);
+    // "closed: dialog" without a name (TinyMCE's link dialog) names the one dialog that went.
+    const sameName = (r) => r.name === '' || stripEllipsis(unquote(r.name)) === stripEllipsis(unquote(n.name));
+    const same = (r) => r.role === n.role && sameName(r) && placed(r);
     if (reply.removals.some((r) => (r.ref && r.ref === n.ref) || same(r))) return true;
     // Replaced in place by a like element the reply lists (pdf.js redraws a page's "Loading…" image): the agent
     // reads the new line where the old one was.
