@@ -3,6 +3,7 @@
 // judged against full reads before the action and after a long settle. Writes bench/results/<out>.json and, for
 // the main run, <out>.md (with the --base run's reply sizes as the "before" column when its JSON exists).
 //   node bench/truth.mjs [--apps a,b] [--server-dir PATH] [--out truth] [--base truth-base] [--rejudge]
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +42,7 @@ const log = (line) => process.stderr.write(`${line}\n`);
 function rejudge(opts) {
   const saved = JSON.parse(readFileSync(join(RESULTS, `${opts.out}.json`), 'utf8'));
   const reads = JSON.parse(readFileSync(join(RESULTS, `${opts.out}-reads.tmp`), 'utf8'));
+  saved.meta.rejudgedAt = new Date().toISOString();
   for (const [i, r] of saved.records.entries()) {
     if (r.judged && reads[i]) r.verdict = judge({ reply: r.reply, replyChars: r.replyChars, ...reads[i] });
   }
@@ -94,8 +96,9 @@ async function main() {
     }
   }
   await apps.close();
+  const commit = spawnSync('git', ['log', '-1', '--format=%h %s'], { cwd: opts.serverDir, encoding: 'utf8' }).stdout?.trim().slice(0, 80) ?? '';
   const meta = {
-    serverDir: opts.serverDir, startedAt: new Date(started).toISOString(), seconds: Math.round((Date.now() - started) / 1000),
+    serverDir: opts.serverDir, commit, startedAt: new Date(started).toISOString(), seconds: Math.round((Date.now() - started) / 1000),
     loadavgStart: loadStart.map((l) => Number(l.toFixed(2))), loadavgEnd: loadavg().map((l) => Number(l.toFixed(2))), failures,
   };
   // The reads (full snapshots, megabytes) go to a .tmp file git ignores; the committed JSON has replies and verdicts.

@@ -128,8 +128,15 @@ function named(change, reply, replyText, before) {
   if (n.role === 'text') {
     const run = stripEllipsis(n.name).slice(0, 60);
     if (run && replyText.includes(run)) return true;
-    // A log that grew at its end is shown as its new tail: `text: …change news true`.
-    return reply.present.some((p) => p.role === 'text' && p.name.startsWith('…') && n.name.endsWith(stripEllipsis(p.name)));
+    // A log that grew at its end is shown as its new tail (`text: …change news true`); short runs that read_page
+    // joins on one line (a kanban column's cards, an editor's lines) are shown by the run that is new: a run of the
+    // reply that is in the new line and was not in the old one names the change.
+    const old = change.old?.role === 'text' ? change.old.name : '';
+    return reply.present.some((p) => {
+      if (p.role !== 'text') return false;
+      const part = stripEllipsis(p.name);
+      return part && n.name.includes(part) && (!old.includes(part) || p.name.startsWith('…'));
+    });
   }
   return !n.ref && reply.present.some((p) => !p.ref && p.norm === n.norm);
 }

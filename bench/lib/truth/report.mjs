@@ -59,6 +59,15 @@ function failureLines(r) {
   return out;
 }
 
+/** The delta's own score: actions that loaded another document answer with a capped snapshot, not a delta. */
+function withoutNewPages(records) {
+  const judged = records.filter((r) => r.judged);
+  const rest = judged.filter((r) => !/^New page: |^A new document loaded/m.test(r.reply));
+  const inView = rest.reduce((s, r) => s + r.verdict.inView, 0);
+  const missed = rest.reduce((s, r) => s + r.verdict.missed.length, 0);
+  return `Without the ${judged.length - rest.length} actions that loaded a new page: ${missed} missed of ${inView} in-view changes, ${inView ? (100 * (1 - missed / inView)).toFixed(1) : '100.0'}% named or counted. ${records.filter((r) => !r.judged && !r.skipped).length} actions that opened a native dialog are not judged (their firefox_dialog answers are).`;
+}
+
 export function renderMarkdown({ meta, records, base }) {
   const apps = byApp(records);
   const baseApps = base ? byApp(base.records) : new Map();
@@ -72,15 +81,17 @@ export function renderMarkdown({ meta, records, base }) {
   const out = [
     '# Truth oracle: each action\'s reply against the page before and after',
     '',
-    `Run ${meta.startedAt}, ${meta.seconds} s, server build ${meta.serverDir}. Load average (1, 5, 15 min) at start ${meta.loadavgStart.join(', ')}, at end ${meta.loadavgEnd.join(', ')} (2 cores; another Firefox may have been running).`,
-    base ? `"before" = reply characters per action of the same script on ${base.meta.serverDir} (run ${base.meta.startedAt}, load at start ${base.meta.loadavgStart.join(', ')}).` : '',
+    `Run ${meta.startedAt}, ${meta.seconds} s, server build ${meta.serverDir}${meta.commit ? ` (${meta.commit})` : ''}. Load average (1, 5, 15 min) at start ${meta.loadavgStart.join(', ')}, at end ${meta.loadavgEnd.join(', ')} (2 cores; another Firefox may have been running).${meta.rejudgedAt ? ` Verdicts re-judged from the run's reads by the current oracle at ${meta.rejudgedAt}.` : ''}`,
+    base ? `"before" = reply characters per action of the same script on ${base.meta.serverDir}${base.meta.commit ? ` (${base.meta.commit})` : ''} (run ${base.meta.startedAt}, load at start ${base.meta.loadavgStart.join(', ')}).` : '',
     '',
     'What each column means: docs/truth.md. Targets (issue 36): 0 stale lines, 0 false cut notices, 0 false NOT delivered, ≥ 95% of in-view changes named or counted, reply characters per action no more than before.',
     '',
     ...table(apps, base ? baseApps : null),
     '',
+    withoutNewPages(records),
+    '',
   ];
-  if (base) out.push(`### The same script on the "before" build (${base.meta.serverDir})`, '', ...table(baseApps, null), '');
+  if (base) out.push(`### The same script on the "before" build (${base.meta.serverDir}${base.meta.commit ? `, ${base.meta.commit.split(' ')[0]}` : ''})`, '', ...table(baseApps, null), '', withoutNewPages(base.records), '');
   if (meta.failures.length) out.push('Apps that did not run to the end:', ...meta.failures.map((f) => `- ${f.app}: ${clip(f.error, 300)}`), '');
   const skipped = records.filter((r) => r.skipped);
   if (skipped.length) out.push(`Script steps skipped (the element was not there; not counted): ${skipped.map((r) => `${r.app}: ${r.label}`).join('; ')}`, '');
