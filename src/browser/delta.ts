@@ -322,7 +322,9 @@ async function fullSnapshot(tab: Tab, maxChars: number, oldDocId?: string): Prom
   const askedAt = Date.now();
   try {
     const snap = await snapshotTab(tab, { maxChars });
-    return { delta: snap.snapshot, navigated: true, truncated: snap.truncated, url: snap.url, title: snap.title, ...(unsettled ? { unsettled } : {}) };
+    // Cut to the reply's room: said as navigate says it, with where to read on.
+    const delta = snap.truncated && snap.hint ? `${snap.snapshot}\ntruncated: ${snap.hint}` : snap.snapshot;
+    return { delta, navigated: true, truncated: snap.truncated, url: snap.url, title: snap.title, ...(unsettled ? { unsettled } : {}) };
   } catch (error) {
     if (!isToolError(error, 'timeout')) throw error;
     // The action is done and a new page is there, but its own script holds it (a search over a large index, under
