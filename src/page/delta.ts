@@ -164,6 +164,12 @@ export async function deltaFinish(args: DeltaFinishArgs): Promise<PageDelta> {
 
 /** The field whose line a delta shows first: the target's when it holds a value, else the focused one after keys. */
 function fieldOf(target: Element | null, args: DeltaFinishArgs): Element | null {
+  const field = stateField(target, args);
+  // A field the page hides from the tree (a spreadsheet's clipboard textarea, aria-hidden) has no line anywhere.
+  return field?.closest('[aria-hidden="true"]') ? null : field;
+}
+
+function stateField(target: Element | null, args: DeltaFinishArgs): Element | null {
   // A paragraph of a rich-text field stands for the field: its line (and a selection a double or triple click made,
   // which the next keys replace) is the field's.
   if (target && (target as HTMLElement).isContentEditable) return editableRoot(target);
@@ -303,8 +309,11 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
       add(restyledSummary(anchor));
       continue;
     }
-    // Restyled and nothing to say of it (an empty cell a selection highlight moved to): no line.
-    if (onlyRestyled && walker.lines.length === 1 && /^- [a-z]+ \[ref=#\d+\]$/.test(walker.lines[0]!)) continue;
+    // Only its look changed and its line is all there is to show: that line reads as it did (a class gives no state
+    // on it; values and visibility are changes of their own), so it says nothing new (an empty cell a highlight moved
+    // to, an editor's body re-classed as a menu takes focus).
+    // A data-* attribute may feed a name a style draws (`content: attr(data-label)`): such a line is kept.
+    if (onlyRestyled && walker.lines.length === 1 && !current.records.some((record) => record.target === anchor && record.type === 'attributes' && record.attributeName !== 'class' && record.attributeName !== 'style')) continue;
     // Only context left (the change is the target's line, said above): nothing to show here.
     const news = walker.lines.filter((line, index) => !walker.contextLines.has(index) && !seen.has(lineKey(line) ?? ''));
     if (news.length === 0 && !walker.full) continue;

@@ -35,6 +35,15 @@ export function parseReply(text) {
       const own = REF_IN.exec(m[2])?.[1] ?? null;
       out.removals.push({ line: c, ref: own, from: m[3] ? REF_IN.exec(m[3])?.[1] ?? null : null, ...splitLine(normalise(m[2])) });
       if (own) out.refsNamed.add(own);
+    } else if (/^in iframe .*:$/.test(c)) {
+      // "- in iframe "Rich Text Area":" heads the frame's lines: a place, not an element.
+      out.head.push(c);
+    } else if ((m = /^moved: (.*?) (?:from |in )(?:.*)$/.exec(c))) {
+      // "moved: text "Fix login bug" from main (To do) to …": the element is where it was put; a text by its content.
+      const what = /^text "(.*)"$/.exec(m[1]);
+      const claim = what ? `text: ${what[1].replace(/\\"/g, '"')}` : m[1];
+      out.present.push({ ...node, content: claim, ...splitLine(normalise(claim)), ref: refs[0] ?? null, norm: normalise(claim) });
+      refs.forEach((r) => out.refsNamed.add(r));
     } else if ((m = /^focused: (.*)$/.exec(c))) {
       out.present.push({ ...node, ...splitLine(normalise(m[1])), ref: refs[0] ?? null, norm: normalise(m[1]) });
       refs.forEach((r) => out.refsNamed.add(r));
