@@ -112,7 +112,7 @@ describe('dialogs: firefox_dialog and dialog_open', function () {
     expect(result.structuredContent.dialog).to.deep.equal({ type: 'alert', message: 'Welcome back' });
     expect(server.text(result)).to.include('The page loaded, then opened an alert dialog: "Welcome back". Call firefox_dialog');
     await server.ok('firefox_dialog', { tabId, action: 'accept' });
-    expect(server.text(await server.ok('read_page', { tabId }))).to.include('loaded');
+    expect(server.text(await server.ok('read_page', { tabId }))).to.include('drawing');
   });
 
   it('ends navigate with dialog_open on a beforeunload dialog; dismiss stays, accept leaves', async function () {

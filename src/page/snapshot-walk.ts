@@ -59,6 +59,8 @@ interface Flags {
   inRow?: boolean;
   /** Inside a changed subtree of a diff walk (everything is rendered). */
   inWhole?: boolean;
+  /** The name of the cell this text is in (padded with spaces): a run that is a word of it is not repeated. */
+  echo?: string;
 }
 
 interface Pending {
@@ -68,6 +70,13 @@ interface Pending {
 }
 
 const TEXT_LIMIT = 200;
+/** Whether a text run only repeats a word or words of its cell's name (`echo`). */
+function echoes(text: string, echo: string | undefined): boolean {
+  if (!echo) return false;
+  const run = squash(text).toLowerCase().replace(/[,.]$/, '');
+  return run.length > 0 && (echo.includes(` ${run} `) || echo.includes(` ${run}, `));
+}
+
 /** A text run this short may share a line with the runs beside it. */
 const SHORT_RUN = 24;
 
@@ -285,7 +294,7 @@ export class SnapshotWalker {
       if (child.nodeType === Node.TEXT_NODE) {
         if (!flags.quiet && !flags.hiddenText && !this.full && this.options.mode !== 'interactive') {
           const value = child.nodeValue;
-          if (value && value.trim() && this.legibility.textShown(child)) {
+          if (value && value.trim() && this.legibility.textShown(child) && !echoes(value, flags.echo)) {
             if (this.text && this.textDepth !== depth) this.flushText();
             if (!this.text) this.textOwner = blockOf(child);
             this.text += value;
@@ -428,6 +437,9 @@ export class SnapshotWalker {
     if ((NAME_FROM_CONTENT.has(role) && !(LABELLED_CONTAINERS.has(role) && namedByAttribute(element))) || role === 'combobox') {
       childFlags.quiet = true;
       childFlags.onlyControls = true;
+    } else if (LABELLED_CONTAINERS.has(role)) {
+      // Its text that the name says already (a day cell "December 27, 2026" showing "27") is not repeated.
+      childFlags.echo = ` ${nameOf(element, role).toLowerCase()} `;
     }
     if (this.options.sideShare && this.sideLimit === null && !this.options.focus && SIDE_LANDMARKS.has(role)) {
       this.visitSide(element, depth + 1, childFlags);

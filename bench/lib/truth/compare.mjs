@@ -213,7 +213,12 @@ export function judge({ reply, replyChars, beforeFull, afterFull, beforeView, af
     else if (counted(c, r, removedNamed, before, after, genuineCut)) countedCount++;
     else missed.push({ kind: c.kind, line: c.node.norm, was: c.old?.norm });
   }
-  const stale = staleLines(r, after, refReads);
+  // A reply that says the page had not settled ("this is what it showed then") is not claiming its lines hold a
+  // moment later: what it showed that went away is counted apart, not as stale.
+  const unsettledReply = /\(The page had not settled|Still changing after/.test(reply);
+  const staleFound = staleLines(r, after, refReads);
+  const stale = unsettledReply ? [] : staleFound;
+  const staleUnsettled = unsettledReply ? staleFound : [];
   const falseUnchanged = [];
   if (r.noChange && inView.length) falseUnchanged.push('No change on the page.');
   if (missed.length) for (const line of [...r.restyled, ...r.unchanged]) falseUnchanged.push(line);
@@ -226,6 +231,7 @@ export function judge({ reply, replyChars, beforeFull, afterFull, beforeView, af
     counted: countedCount,
     missed,
     stale,
+    staleUnsettled,
     falseUnchanged,
     falseCut: cutProblems,
     falseNotDelivered,

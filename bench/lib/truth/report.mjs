@@ -21,6 +21,7 @@ export function summarise(records) {
     skipped: records.length - acted.length,
     stale: sum((v) => v.stale.length),
     staleActions: judged.filter((r) => r.verdict.stale.length).length,
+    staleUnsettled: sum((v) => v.staleUnsettled?.length ?? 0),
     inView,
     missed: sum((v) => v.missed.length),
     // Actions that loaded another document answer with that page's capped snapshot, not a delta: told apart.
@@ -51,6 +52,7 @@ function failureLines(r) {
   const v = r.verdict;
   const out = [];
   for (const s of v.stale) out.push(`stale: ${code(s.line)} (${clip(s.why, 140)})`);
+  for (const s of v.staleUnsettled ?? []) out.push(`gone since (the reply said the page had not settled): ${code(s.line)} (${clip(s.why, 140)})`);
   for (const m of v.missed.slice(0, 6)) out.push(`missed ${m.kind}: ${code(m.line)}${m.was ? ` (was ${code(m.was)})` : ''}`);
   if (v.missed.length > 6) out.push(`… and ${v.missed.length - 6} more missed`);
   for (const f of v.falseUnchanged) out.push(`false unchanged/restyled: ${code(f)}`);
@@ -89,6 +91,7 @@ export function renderMarkdown({ meta, records, base }) {
     ...table(apps, base ? baseApps : null),
     '',
     withoutNewPages(records),
+    unsettledNote(records),
     '',
   ];
   if (base) out.push(`### The same script on the "before" build (${base.meta.serverDir}${base.meta.commit ? `, ${base.meta.commit.split(' ')[0]}` : ''})`, '', ...table(baseApps, null), '', withoutNewPages(base.records), '');
@@ -103,4 +106,12 @@ export function renderMarkdown({ meta, records, base }) {
     for (const l of lines) out.push(`  - ${l}`);
   }
   return `${out.join('\n')}\n`;
+}
+
+/** Lines of replies that said the page had not settled and were gone once it had: not stale, but not hidden either. */
+function unsettledNote(records) {
+  const gone = records.filter((r) => r.judged && r.verdict.staleUnsettled?.length);
+  if (!gone.length) return '';
+  const lines = gone.reduce((sum, r) => sum + r.verdict.staleUnsettled.length, 0);
+  return `${lines} line(s) of ${gone.length} reply(s) that said the page had not settled ("this is what it showed then") were gone once it had; they are listed below and not counted as stale.`;
 }
