@@ -204,7 +204,7 @@ function fieldLine(field: Element): string {
 /** A line for focus that the action moved to an element other than its target, unless `shown` has it already. */
 function movedFocusLine(current: Watch, target: Element | null, shown: (line: string) => boolean): string | null {
   const focused = document.activeElement;
-  if (!focused || focused === current.focused || focused === target || focused === document.body) return null;
+  if (!focused || focused === current.focused || focused === target || focused === document.body || focused.closest('[aria-hidden="true"]')) return null;
   const role = roleOf(focused);
   const line = role ? new SnapshotWalker({ mode: 'all', maxChars: 400 }).render(focused, role) : '';
   return line && !shown(line) ? `- focused: ${line.slice(2)}` : null;

@@ -30,7 +30,11 @@ export function parseReply(text) {
     else if (/^\(\d+ more /.test(c)) out.counts.push({ line: c, refs });
     else if (/^restyled: /.test(c)) out.restyled.push(c);
     else if (/^removed: (\d+) \S+ (?:from|in|under) /.test(c)) out.counts.push({ line: c, refs, removedOnly: true });
-    else if ((m = /^(removed|hidden|closed): (.*?)(?: from (.*))?$/.exec(c))) {
+    else if ((m = /^(removed|hidden): ((?:[a-z]+(?: "(?:[^"\\]|\\.)*")?, )+[a-z]+(?: "(?:[^"\\]|\\.)*")?)(?: and (\d+) more)?(?: from (.*))?$/.exec(c))) {
+      // "removed: heading "Parameters", button "Try it out", table and 8 more from main": a wrapper's parts, each
+      // named (what was inside each went with it); "and N more" counts the rest, which this oracle cannot place.
+      for (const part of m[2].match(/[a-z]+(?: "(?:[^"\\]|\\.)*")?/g)) out.removals.push({ line: c, ref: null, from: m[4] ? REF_IN.exec(m[4])?.[1] ?? null : null, ...splitLine(normalise(part)) });
+    } else if ((m = /^(removed|hidden|closed): (.*?)(?: from (.*))?$/.exec(c))) {
       // "removed: img "Loading…" from region "Page 3" [ref=ref_46]": the ref is the place, not the element.
       const own = REF_IN.exec(m[2])?.[1] ?? null;
       out.removals.push({ line: c, ref: own, from: m[3] ? REF_IN.exec(m[3])?.[1] ?? null : null, ...splitLine(normalise(m[2])) });
