@@ -114,12 +114,15 @@ export interface DeltaFinishArgs extends SettleArgs {
  */
 const ANSWER_WAIT_MS = 700;
 
-function drivingField(args: DeltaFinishArgs): Element | null {
+function drivingField(args: DeltaFinishArgs, records: MutationRecord[]): Element | null {
   if (!args.focusedField || args.again || !document.activeElement) return null;
   const field = deepActive(document.activeElement);
-  const role = roleOf(field);
-  const drives = role === 'searchbox' || role === 'combobox' || field.hasAttribute('aria-controls') || field.hasAttribute('list') ||
-    (field.getAttribute('aria-autocomplete') ?? 'none') !== 'none';
+  // Declared (a combobox, aria-controls, aria-autocomplete, a datalist), or a search box the page itself touched as
+  // the keys came (a framework re-setting its value attribute). A search box nothing listens to (a docs site's, which
+  // searches on Enter) does not pay the wait.
+  const drives = roleOf(field) === 'combobox' || field.hasAttribute('aria-controls') || field.hasAttribute('list') ||
+    (field.getAttribute('aria-autocomplete') ?? 'none') !== 'none' ||
+    (roleOf(field) === 'searchbox' && records.some((record) => record.target === field));
   return drives ? field : null;
 }
 
@@ -136,7 +139,7 @@ export async function deltaFinish(args: DeltaFinishArgs): Promise<PageDelta> {
   const current = watch;
   if (!current || current.token !== args.token) throw new PageError('delta_lost', 'The document changed during the action; no delta.');
   // Keys into a field that drives other content wait for an answer beyond the field itself.
-  const drives = args.lingerMs === undefined ? drivingField(args) : null;
+  const drives = args.lingerMs === undefined ? drivingField(args, current.records) : null;
   const arrival = arrivalOf(current.rendered);
   let unsettled = drives
     ? await settleAll(current, { ...args, lingerMs: ANSWER_WAIT_MS }, args.again ? current.firstRead : 0, (record) => record.target !== drives && arrival(record))
