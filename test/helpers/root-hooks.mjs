@@ -6,7 +6,13 @@ export const mochaHooks = {
   async afterAll() {
     this.timeout(20_000);
     // Servers close their Firefox asynchronously; give them a grace period (shorter in the hook's own test).
-    const clean = await waitFor(() => firefoxPids().length === 0, Number(process.env.FIREFOX_USE_LEAK_GRACE_MS ?? 15_000));
+    const grace = Number(process.env.FIREFOX_USE_LEAK_GRACE_MS ?? 15_000);
+    let clean = await waitFor(() => firefoxPids().length === 0, grace);
+    // A Firefox starting on a fresh profile may restart itself: none for a moment is not none. Look once more.
+    if (clean) {
+      await new Promise((resolve) => setTimeout(resolve, 750));
+      clean = firefoxPids().length === 0 || (await waitFor(() => firefoxPids().length === 0, grace));
+    }
     if (!clean) {
       const pids = firefoxPids();
       const left = pids.map((pid) => `${pid} (${describe(pid)})`);
