@@ -469,8 +469,15 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   }
 }
 
+/** A dialog of this type as a reply names it: `an alert dialog`, `a "leave page?" (beforeunload) dialog`. */
+export function dialogNoun(type: string): string {
+  if (type === 'beforeunload') return 'a "leave page?" (beforeunload) dialog';
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} dialog`;
+}
+
 export function dialogError(tabId: number, dialog: OpenDialog, duringCall = false): ToolError {
-  const what = dialog.type === 'beforeunload' ? 'A "leave page?" (beforeunload) dialog' : `${/^[aeiou]/.test(dialog.type) ? 'An' : 'A'} ${dialog.type} dialog`;
+  const noun = dialogNoun(dialog.type);
+  const what = `${noun[0]!.toUpperCase()}${noun.slice(1)}`;
   return new ToolError(
     'dialog_open',
     `${what} is open on tab ${tabId}${duringCall ? ' (it opened during this call)' : ''}: "${dialog.message}". ` +

@@ -5,7 +5,7 @@ import { nameSuffix } from './names.js';
 import type { ClosedPopup } from './popups.js';
 import { existingLocalId, localIdOf } from './registry.js';
 import { roleOf } from './roles.js';
-import { parentOf } from './shown.js';
+import { hiddenFromTree, parentOf } from './shown.js';
 
 /** Removals of one kind under one place beyond this many are one counted line. */
 const FOLD_OVER = 3;
@@ -15,14 +15,6 @@ export function nearestWithRole(node: Node): Element | null {
     if (roleOf(element)) return element;
   }
   return null;
-}
-
-/** Inside an aria-hidden subtree, which snapshots leave out. */
-function hiddenFromTree(node: Node): boolean {
-  for (let element = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : parentOf(node); element; element = parentOf(element)) {
-    if (element.getAttribute('aria-hidden') === 'true') return true;
-  }
-  return false;
 }
 
 /** The text of a removed element with no role, as a name suffix; null when it had none or the parent still shows it. */

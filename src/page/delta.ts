@@ -17,7 +17,7 @@ import { movedLines } from './delta-moved.js';
 import { namedContextLine } from './place-name.js';
 import { fieldState, fieldValues, renderedBefore } from './delta-before.js';
 import { closedPopups, findPopup } from './popups.js';
-import { isShown, parentOf } from './shown.js';
+import { hiddenFromTree, isShown, parentOf } from './shown.js';
 import { SnapshotWalker, renders, shadowOf } from './snapshot-walk.js';
 import { customElementHosts, forgetCustomElements } from './composed.js';
 
@@ -169,7 +169,7 @@ export async function deltaFinish(args: DeltaFinishArgs): Promise<PageDelta> {
 function fieldOf(target: Element | null, args: DeltaFinishArgs): Element | null {
   const field = stateField(target, args);
   // A field the page hides from the tree (a spreadsheet's clipboard textarea, aria-hidden) has no line anywhere.
-  return field?.closest('[aria-hidden="true"]') ? null : field;
+  return field && hiddenFromTree(field) ? null : field;
 }
 
 function stateField(target: Element | null, args: DeltaFinishArgs): Element | null {
@@ -207,7 +207,7 @@ function fieldLine(field: Element): string {
 /** A line for focus that the action moved to an element other than its target, unless `shown` has it already. */
 function movedFocusLine(current: Watch, target: Element | null, shown: (line: string) => boolean): string | null {
   const focused = document.activeElement;
-  if (!focused || focused === current.focused || focused === target || focused === document.body || focused.closest('[aria-hidden="true"]')) return null;
+  if (!focused || focused === current.focused || focused === target || focused === document.body || hiddenFromTree(focused)) return null;
   const role = roleOf(focused);
   const line = role ? new SnapshotWalker({ mode: 'all', maxChars: 400 }).render(focused, role) : '';
   return line && !shown(line) ? `- focused: ${line.slice(2)}` : null;
@@ -289,6 +289,9 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     for (let up: Element | null = hider; up; up = parentOf(up)) if (attributed.has(up) || addedElements.has(up)) return true;
     return false;
   };
+  // Elements with an attribute other than class or style changed: read once, not per anchor (records run to thousands).
+  const dataChanged = new Set<Node>();
+  for (const record of current.records) if (record.type === 'attributes' && record.attributeName !== 'class' && record.attributeName !== 'style') dataChanged.add(record.target);
   // Anchors whose line would be a bare `- main` (no name, no ref): more than one of a role are told apart below.
   const bareCount = new Map<string, number>();
   for (const anchor of anchors) {
@@ -316,7 +319,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     // on it; values and visibility are changes of their own), so it says nothing new (an empty cell a highlight moved
     // to, an editor's body re-classed as a menu takes focus).
     // A data-* attribute may feed a name a style draws (`content: attr(data-label)`): such a line is kept.
-    if (onlyRestyled && walker.lines.length === 1 && !current.records.some((record) => record.target === anchor && record.type === 'attributes' && record.attributeName !== 'class' && record.attributeName !== 'style')) continue;
+    if (onlyRestyled && walker.lines.length === 1 && !dataChanged.has(anchor)) continue;
     // Only context left (the change is the target's line, said above): nothing to show here.
     const news = walker.lines.filter((line, index) => !walker.contextLines.has(index) && !seen.has(lineKey(line) ?? ''));
     if (news.length === 0 && !walker.full) continue;

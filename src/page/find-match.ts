@@ -21,7 +21,7 @@ function escape(text: string): string {
 
 /** Roles people write as two words ("column header", "menu item"): joined, they match the role. */
 const SPLIT_ROLES = /\b(column|row|menu|tab|list|check|text|combo|search|spin|grid|tree|progress|scroll|radio|tool)\s+(header|item|panel|box|button|cell|bar|group|list)\b/g;
-const ROLE_WORDS = new Set(['columnheader', 'rowheader', 'menuitem', 'tabpanel', 'listitem', 'checkbox', 'textbox', 'combobox', 'searchbox', 'spinbutton', 'gridcell', 'treeitem', 'progressbar', 'scrollbar', 'radiogroup', 'toolbar', 'menubar', 'listbox', 'tablist', 'menuitemcheckbox']);
+const ROLE_WORDS = new Set(['columnheader', 'rowheader', 'menuitem', 'tabpanel', 'listitem', 'checkbox', 'textbox', 'combobox', 'searchbox', 'spinbutton', 'gridcell', 'treeitem', 'progressbar', 'scrollbar', 'radiogroup', 'toolbar', 'menubar', 'listbox', 'tablist']);
 
 export function parseQuery(query: string): QueryWord[] {
   return query

@@ -230,6 +230,8 @@ export class SnapshotWalker {
   /** While a side landmark is walked under sideShare: where its share ends, and whether it ran out. */
   private sideLimit: number | null = null;
   private sideFull = false;
+  /** A navigation or sidebar landmark was walked: a walk that ran out of room may give it a share and walk again. */
+  sawSide = false;
   private readonly band = new ViewBand();
   /** Text a person cannot see (opacity 0, off the page, white on white) is not listed, as get_page_text leaves it out. */
   private readonly legibility = new Legibility();
@@ -441,6 +443,7 @@ export class SnapshotWalker {
       // Its text that the name says already (a day cell "December 27, 2026" showing "27") is not repeated.
       childFlags.echo = ` ${nameOf(element, role).toLowerCase()} `;
     }
+    if (SIDE_LANDMARKS.has(role)) this.sawSide = true;
     if (this.options.sideShare && this.sideLimit === null && !this.options.focus && SIDE_LANDMARKS.has(role)) {
       this.visitSide(element, depth + 1, childFlags);
       return;

@@ -22,7 +22,7 @@ export function snapshot(args: SnapshotArgs): PageSnapshot {
   const selectOptions = args.mode === 'all' || args.root ? OPTIONS_CAP : 0;
   let walker = walk(args, selectOptions);
   // A page over its budget walks again with each menu or sidebar held to a share, so its content gets the room.
-  if (walker.full && !args.root) walker = walk(args, selectOptions, Math.max(400, Math.floor(args.maxChars * SIDE_SHARE)));
+  if (walker.full && !args.root && walker.sawSide) walker = walk(args, selectOptions, Math.max(400, Math.floor(args.maxChars * SIDE_SHARE)));
   return {
     docId: documentId,
     ...pageIdentity(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { describeDownloads, downloadsDuring } from '../browser/downloads.js';
 import type { AuthAnswer } from '../browser/http-auth.js';
 import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
+import { dialogNoun } from '../browser/tab.js';
 import { DEFAULT_MAX_CHARS } from '../browser/snapshot.js';
 import { snapshotReply } from '../browser/snapshot-reply.js';
 import { SETTLE_MAX_MS, settleTab } from '../browser/settle.js';
@@ -79,7 +80,7 @@ type Arrived = Awaited<ReturnType<typeof navigateTab>>;
 
 function dialogAfterLoad(arrived: Arrived, header: string, error: ToolError) {
   const dialog = error.details.dialog as { type: string; message: string; defaultValue?: string };
-  const text = `${header}\nThe page loaded, then opened ${/^[aeiou]/.test(dialog.type) ? 'an' : 'a'} ${dialog.type} dialog: "${dialog.message}". ` +
+  const text = `${header}\nThe page loaded, then opened ${dialogNoun(dialog.type)}: "${dialog.message}". ` +
     'Call firefox_dialog (accept or dismiss) before anything else on this tab; read_page then shows the page.';
   return { structured: { ...arrived, dialog, ...(arrived.note ? { note: arrived.note } : {}) }, text };
 }

@@ -1,0 +1,95 @@
+// Replies on page shapes met in apps nobody here tested (issue 36): rich-text fields and their toolbars (Quill),
+// cells inside a re-styled row (jspreadsheet), a search box that filters after a pause (Grid.js), what an action
+// shows or hides far from its target (pdf.js, Swagger UI). One browser for them all.
+import { expect } from 'chai';
+import { refOf, useBrowser } from './helpers/browser-suite.mjs';
+
+describe('replies on the shapes of apps nobody here tested', function () {
+  let fixtures;
+  let server;
+  let tabId;
+  const browser = useBrowser();
+  beforeEach(function () {
+    ({ fixtures, server, tabId } = browser);
+  });
+
+  // Rich-text fields as editors draw them: names a style sheet draws, the field's text once, a selection the next keys
+  // replace, and nothing said of a closed picker whose items were re-classed.
+  describe('rich-text fields and their toolbars', function () {
+    it('names a picker by the text its style draws, never by an icon font glyph, and lists the field\'s text once', async function () {
+      const { snapshot } = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/rich-text.html') })).structuredContent;
+      expect(snapshot).to.match(/- button "Normal" \[ref=ref_\d+\] \[expanded=false\]/);
+      // The icon's glyph is a private-use character: no name, its box says where it is.
+      expect(snapshot).to.match(/- button \[ref=ref_\d+\] \[box=/);
+      expect(snapshot).to.match(/- textbox \[ref=ref_\d+\] \[value="Agenda for Monday Second line"\]/);
+      expect(snapshot.match(/Second line/g)).to.have.length(1);
+    });
+
+    it('says what a double click selected in the field, and nothing of the closed picker when the caret moves', async function () {
+      await server.ok('navigate', { tabId, url: fixtures.url('/delta/rich-text.html') });
+      const [word] = (await server.ok('find', { tabId, query: 'Second line' })).structuredContent.matches.filter((m) => m.role !== 'textbox');
+      // On the word "Second", by its place on the screen: the field's line says what the next keys replace.
+      const click = await server.ok('computer', { tabId, action: 'double_click', coordinate: [word.box.x + 10, word.box.y + word.box.height / 2] });
+      const text = server.text(click);
+      expect(text, text).to.match(/- textbox \[ref=ref_\d+\] \[value="Agenda for Monday Second line"\] \[selected="Second"\]/);
+      // The label now says "Heading 1"; the items of the closed list changed class only: not "hidden".
+      expect(text).to.match(/button "Heading 1"/);
+      expect(text).not.to.match(/hidden:/);
+      const key = await server.ok('computer', { tabId, action: 'key', text: 'ctrl+Home' });
+      expect(server.text(key)).to.match(/button "Normal"/);
+      expect(server.text(key)).not.to.match(/hidden:/);
+    });
+
+    it('says a picker\'s list closed by its first item and a count of the others', async function () {
+      const { snapshot } = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/rich-text.html') })).structuredContent;
+      const opened = await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snapshot, /button "Normal" \[ref=ref_\d+\] \[expanded=false\]/) });
+      const heading = refOf(server.text(opened), /button "Heading 1"/);
+      const chosen = server.text(await server.ok('computer', { tabId, action: 'left_click', ref: heading }));
+      expect(chosen, chosen).to.match(/^- hidden: button "Heading 1" and 1 more$/m);
+    });
+  });
+
+  // A row named by its cells says its new cells when they change; an empty cell only re-styled gets no line.
+  describe('cells that change inside a re-styled row', function () {
+    it('names the row with its new cells, and says nothing of an empty cell a highlight moved to', async function () {
+      const { snapshot } = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/sheet.html') })).structuredContent;
+      const click = await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snapshot, /button "Raise food"/) });
+      const text = server.text(click);
+      expect(text, text).to.match(/- row "Food 450 5400" \[ref=ref_\d+\]/);
+      expect(text, text).not.to.match(/- cell \[ref=ref_\d+\]$/m);
+    });
+  });
+
+  // Keys into a field that filters other content answer with the filtered content, read once the page's debounce
+  // has run; keys into a plain field do not wait for it.
+  describe('typing into a search box that filters after a pause', function () {
+    it('answers with the filtered list, though the box re-set its own value attribute at once', async function () {
+      const { snapshot } = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/debounced-search.html') })).structuredContent;
+      const typed = await server.ok('computer', { tabId, action: 'type', ref: refOf(snapshot, /searchbox "Filter customers"/), text: 'oslo' });
+      const text = server.text(typed);
+      expect(text).to.match(/searchbox "Filter customers" \[ref=ref_\d+\] \[value="oslo"\]/);
+      expect(text, text).to.match(/text: Eve from Oslo/).and.match(/removed: 4 listitems/);
+      const plain = await server.ok('computer', { tabId, action: 'type', ref: refOf(snapshot, /textbox "Note"/), text: 'hi' });
+      expect(server.text(plain)).to.match(/textbox "Note" \[ref=ref_\d+\] \[value="hi"\]/);
+    });
+  });
+
+  // What an action shows or hides far from its target: the element a toggle names in aria-controls, shown and hidden
+  // by a class on <body>; and what a wrapper without a role held when it was taken out.
+  describe('changes far from the target', function () {
+    it('says what the toggle\'s aria-controls showed and hid, though a class on <body> did it', async function () {
+      const { snapshot } = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/far-toggle.html') })).structuredContent;
+      const toggle = refOf(snapshot, /button "Toggle Sidebar"/);
+      const opened = server.text(await server.ok('computer', { tabId, action: 'left_click', ref: toggle }));
+      expect(opened, opened).to.match(/button "Thumbnails" \[ref=ref_\d+\]/).and.match(/link "Page 2" \[ref=ref_\d+\]/);
+      const closed = server.text(await server.ok('computer', { tabId, action: 'left_click', ref: toggle }));
+      expect(closed, closed).to.match(/- hidden: button "Thumbnails" and 3 more/);
+    });
+
+    it('names the parts a roleless wrapper held when they were taken out', async function () {
+      const { snapshot } = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/far-toggle.html') })).structuredContent;
+      const text = server.text(await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snapshot, /button "Collapse"/) }));
+      expect(text, text).to.match(/- removed: heading "Parameters", button "Try it out", table\b/);
+    });
+  });
+});
