@@ -47,6 +47,17 @@ describe('replies on the shapes of apps nobody here tested', function () {
       const chosen = server.text(await server.ok('computer', { tabId, action: 'left_click', ref: heading }));
       expect(chosen, chosen).to.match(/^- hidden: button "Heading 1" and 1 more$/m);
     });
+    it('says nothing of a text that went and came back, and lists the field\'s changed text at its own depth', async function () {
+      const { snapshot } = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/rich-text.html') })).structuredContent;
+      const checked = server.text(await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snapshot, /button "Check spelling"/) }));
+      expect(checked, checked).not.to.match(/No changes|Checking/);
+      const [word] = (await server.ok('find', { tabId, query: 'Second line' })).structuredContent.matches.filter((m) => m.role !== 'textbox');
+      await server.ok('computer', { tabId, action: 'double_click', coordinate: [word.box.x + 10, word.box.y + word.box.height / 2] });
+      const typed = server.text(await server.ok('computer', { tabId, action: 'type', text: 'Third' }));
+      expect(typed, typed).to.match(/^- textbox \[ref=ref_\d+\] \[value="Agenda for Monday Third line"\]/m);
+      // The paragraph's text is not indented under a line it does not belong to.
+      expect(typed, typed).to.match(/^- text: Third line$/m);
+    });
   });
 
   // A row named by its cells says its new cells when they change; an empty cell only re-styled gets no line.

@@ -53,9 +53,12 @@ export function classify(current: Recorded): Classified {
   };
   const addedElements = new Set<Element>();
   const attributed = new Set<Element>();
+  const netSame = textBackAsItWas(current.records);
   for (const record of current.records) {
-    // Text replaced by the same text (`textContent = sameValue` on every input event) changed nothing.
+    // Text replaced by the same text (`textContent = sameValue` on every input event) changed nothing, nor text that
+    // went and came back within the action (a word count 5 -> 4 -> 5 as a selection is typed over).
     if (record.type === 'childList' && sameText(record)) continue;
+    if (record.type !== 'attributes' && netSame.has(record.target)) continue;
     if (record.type === 'childList') {
       record.addedNodes.forEach((node) => {
         added.add(node);
@@ -100,6 +103,31 @@ export function classify(current: Recorded): Classified {
   }
   for (const element of changed) restyled.delete(element);
   return { changed, restyled, removals, expandedNow, addedElements, attributed, hiddenByStyle };
+}
+
+/**
+ * Text containers and text nodes whose text is back to what it was before the action's first change of them: each
+ * change was text only (text nodes swapped whole, or a text node's value), and the text now equals the first old one.
+ */
+function textBackAsItWas(records: MutationRecord[]): Set<Node> {
+  const first = new Map<Node, string | null>();
+  for (const record of records) {
+    const target = record.target;
+    if (record.type === 'characterData') {
+      if (!first.has(target)) first.set(target, record.oldValue);
+    } else if (record.type === 'childList') {
+      const textOnly = [...record.removedNodes, ...record.addedNodes].every((node) => node.nodeType === Node.TEXT_NODE);
+      if (!textOnly) first.set(target, null);
+      // Only a record that replaced all of the container's text tells what it held before.
+      else if (!first.has(target)) first.set(target, !record.previousSibling && !record.nextSibling ? [...record.removedNodes].map((node) => node.nodeValue ?? '').join('') : null);
+    }
+  }
+  const same = new Set<Node>();
+  for (const [node, before] of first) {
+    const now = node.nodeType === Node.TEXT_NODE ? node.nodeValue : node.nodeType === Node.ELEMENT_NODE && (node as Element).childElementCount === 0 ? node.textContent : null;
+    if (before !== null && now === before) same.add(node);
+  }
+  return same;
 }
 
 /** A record that swapped text nodes for text nodes holding the same text. */

@@ -323,7 +323,8 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     // Only context left (the change is the target's line, said above): nothing to show here.
     const news = walker.lines.filter((line, index) => !walker.contextLines.has(index) && !seen.has(lineKey(line) ?? ''));
     if (news.length === 0 && !walker.full) continue;
-    for (const line of contextNamed(walker.lines, walker.contextLines, anchor, bareCount)) if (!add(line)) break;
+    const walked = contextNamed(walker.lines, walker.contextLines, anchor, bareCount);
+    for (const line of underSaid(walked, (said) => seen.has(lineKey(said) ?? ''))) if (!add(line)) break;
     if (truncated) {
       cutAt ??= anchor;
       cutHint ??= walker.hints[0] ?? null;
@@ -455,6 +456,25 @@ function restyledSummary(anchor: Element): string {
 }
 
 /** What makes two delta lines the same: an element's ref (its line once), a text run's text; none for the rest. */
+/**
+ * A walk's lines without one said already in this delta (the field's own line, said first), the lines under it
+ * moved up a level: left at their depth they would read as under whatever line came before.
+ */
+function underSaid(lines: string[], said: (line: string) => boolean): string[] {
+  const out: string[] = [];
+  let under = -1;
+  for (const line of lines) {
+    const indent = line.length - line.trimStart().length;
+    if (under >= 0 && indent <= under) under = -1;
+    if (under < 0 && said(line)) {
+      under = indent;
+      continue;
+    }
+    out.push(under >= 0 ? line.slice(2) : line);
+  }
+  return out;
+}
+
 function lineKey(line: string): string | null {
   const text = line.trim();
   if (text.startsWith('- text:')) return text.includes('[ref=#') ? text : null;
