@@ -168,7 +168,7 @@ function capLines(lines: string[], tail: string[], maxChars: number): { text: st
 }
 
 function hintText(omitted: number, maxChars: number, hints: { ref: string; hint: SnapshotHint }[]): string {
-  let text = `${omitted} more elements did not fit in max_chars ${maxChars}.`;
+  let text = `${omitted} more elements, with what is inside them, did not fit in max_chars ${maxChars}.`;
   const next = hints.find((entry) => entry.hint.continues);
   if (next) {
     text += ` Continue from ${next.hint.role}${next.hint.name ? ` "${next.hint.name}"` : ''} with read_page ref_id "${next.ref}" (reads it and the ${next.hint.role}s after it).`;

@@ -75,8 +75,9 @@ export function classify(current: Recorded): Classified {
         }
       });
       record.addedNodes.forEach((node) => {
-        // Whitespace between elements renders nothing: it must not make its parent a changed subtree.
-        if (node.nodeType === Node.TEXT_NODE && !node.nodeValue?.trim()) return;
+        // Whitespace between elements renders nothing: it must not make its parent a changed subtree. Nor does a
+        // node put in and taken out again within the action (an editor's caret marker as focus leaves it).
+        if ((node.nodeType === Node.TEXT_NODE && !node.nodeValue?.trim()) || !node.isConnected) return;
         const element = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : parentOf(node);
         if (element) changed.add(element);
       });
@@ -107,27 +108,56 @@ export function classify(current: Recorded): Classified {
 
 /**
  * Text containers and text nodes whose text is back to what it was before the action's first change of them: each
- * change was text only (text nodes swapped whole, or a text node's value), and the text now equals the first old one.
+ * change was text only (text nodes added, removed or edited), and the text now equals the text before, found by
+ * undoing the records from the end (a virtual DOM that adds the new "p" and then removes the old "p" changed nothing).
  */
 function textBackAsItWas(records: MutationRecord[]): Set<Node> {
-  const first = new Map<Node, string | null>();
+  const touched = new Map<Node, MutationRecord[]>();
+  const textOnly = (record: MutationRecord): boolean => [...record.removedNodes, ...record.addedNodes].every((node) => node.nodeType === Node.TEXT_NODE);
   for (const record of records) {
-    const target = record.target;
-    if (record.type === 'characterData') {
-      if (!first.has(target)) first.set(target, record.oldValue);
-    } else if (record.type === 'childList') {
-      const textOnly = [...record.removedNodes, ...record.addedNodes].every((node) => node.nodeType === Node.TEXT_NODE);
-      if (!textOnly) first.set(target, null);
-      // Only a record that replaced all of the container's text tells what it held before.
-      else if (!first.has(target)) first.set(target, !record.previousSibling && !record.nextSibling ? [...record.removedNodes].map((node) => node.nodeValue ?? '').join('') : null);
-    }
+    if (record.type === 'attributes') continue;
+    const container = record.type === 'characterData' ? record.target.parentNode : record.target;
+    if (record.type === 'characterData') touched.set(record.target, [...(touched.get(record.target) ?? []), record]);
+    if (!container || container.nodeType !== Node.ELEMENT_NODE) continue;
+    const list = touched.get(container) ?? [];
+    list.push(record);
+    touched.set(container, list);
   }
   const same = new Set<Node>();
-  for (const [node, before] of first) {
-    const now = node.nodeType === Node.TEXT_NODE ? node.nodeValue : node.nodeType === Node.ELEMENT_NODE && (node as Element).childElementCount === 0 ? node.textContent : null;
-    if (before !== null && now === before) same.add(node);
+  for (const [node, list] of touched) {
+    if (node.nodeType === Node.TEXT_NODE) {
+      const first = list.find((record) => record.type === 'characterData');
+      if (first && first.oldValue === node.nodeValue && list.every((record) => record.type === 'characterData')) same.add(node);
+      continue;
+    }
+    if ((node as Element).childElementCount > 0 || !list.every((record) => record.type === 'characterData' || textOnly(record))) continue;
+    const before = textBefore(node, list);
+    if (before !== null && before === node.textContent) {
+      same.add(node);
+      node.childNodes.forEach((child) => same.add(child));
+    }
   }
   return same;
+}
+
+/** The text a text-only container held before `records` (its own, in order), undone from its children now. */
+function textBefore(container: Node, records: MutationRecord[]): string | null {
+  const children: Node[] = [...container.childNodes];
+  const values = new Map<Node, string | null>();
+  for (const record of [...records].reverse()) {
+    if (record.type === 'characterData') {
+      values.set(record.target, record.oldValue);
+      continue;
+    }
+    for (const node of record.addedNodes) {
+      const at = children.indexOf(node);
+      if (at >= 0) children.splice(at, 1);
+    }
+    let at = record.previousSibling ? children.indexOf(record.previousSibling) + 1 : record.nextSibling ? children.indexOf(record.nextSibling) : 0;
+    if (at < 0 || (record.previousSibling && at === 0)) return null;
+    for (const node of record.removedNodes) children.splice(at++, 0, node);
+  }
+  return children.map((child) => (values.has(child) ? values.get(child) : child.nodeValue) ?? '').join('');
 }
 
 /** A record that swapped text nodes for text nodes holding the same text. */

@@ -25,6 +25,12 @@ function removedText(element: Element, parent: Node): string | null {
   return ` ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`;
 }
 
+/** What an item whose role takes no name from its content held (a list item's text), to tell which went. */
+function heldText(element: Element): string {
+  const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return text ? ` (${text.length > 60 ? `${text.slice(0, 60)}…` : text})` : '';
+}
+
 /** Whether a ref was ever issued for the element or anything inside it (an agent may hold one). */
 function heldRefs(element: Element): boolean {
   if (existingLocalId(element) !== undefined) return true;
@@ -94,7 +100,7 @@ export function removalLines(records: MutationRecord[], removals: Map<Node, Elem
       let role = roleOf(element) ?? roleOf(element.querySelector('[role], dialog, ul, ol, table, form, nav') ?? element);
       // Nothing with a role: what was lost is its text, unless it was redrawn (new elements in the same place, or
       // the same text still there, as code editors and virtual lists redraw their lines) and held no ref.
-      let name = role ? nameSuffix(element, role) : refilled.has(parent) ? null : removedText(element, parent);
+      let name = role ? nameSuffix(element, role) || heldText(element) : refilled.has(parent) ? null : removedText(element, parent);
       if (name === null && !role && heldRefs(element)) {
         role = `rows (${kindOf(element)})`;
         name = removedText(element, document) ?? '';
@@ -112,7 +118,12 @@ export function removalLines(records: MutationRecord[], removals: Map<Node, Elem
     const under = key.slice(entry.role.length);
     // A row without a role is named `rows (div.row)` already; the refs it held were those of what it held.
     if (entry.count > FOLD_OVER) lines.push(`- removed: ${entry.count} ${entry.role.startsWith('rows (') ? `${entry.role} and the refs inside them` : `${entry.role}s`}${under} (their refs are stale)`);
-    else for (const name of new Set(entry.names)) lines.push(`- removed: ${entry.role}${name}${under}`);
+    else {
+      // Items that read alike (unnamed list items) are counted, not said once as if one went.
+      const times = new Map<string, number>();
+      for (const name of entry.names) times.set(name, (times.get(name) ?? 0) + 1);
+      for (const [name, count] of times) lines.push(count > 1 ? `- removed: ${count} ${entry.role}s${name}${under} (their refs are stale)` : `- removed: ${entry.role}${name}${under}`);
+    }
   }
   return lines;
 }

@@ -14,6 +14,7 @@ import { arrivalOf } from './record-kinds.js';
 import { foldItems } from './fold.js';
 import { foldLine, nearestWithRole, removalLines } from './delta-removed.js';
 import { movedLines } from './delta-moved.js';
+import { pairRerendered } from './delta-rerendered.js';
 import { namedContextLine } from './place-name.js';
 import { fieldState, fieldValues, renderedBefore } from './delta-before.js';
 import { closedPopups, findPopup } from './popups.js';
@@ -36,6 +37,8 @@ interface Watch {
    * shows a menu (`.open > .dropdown-menu`, `:hover`) with no mutation of the menu itself.
    */
   rendered: Map<Element, boolean>;
+  /** A frame watched for an action in its parent: nothing here was its target, and no field here took its input. */
+  side: boolean;
 }
 
 let watch: Watch | null = null;
@@ -62,7 +65,9 @@ export function deltaStartFrame(args: { token: string }): { docId: string; name:
   const view = window.parent;
   if (box.bottom <= 0 || box.right <= 0 || box.top >= view.innerHeight || box.left >= view.innerWidth || box.width === 0 || box.height === 0) return null;
   const name = frame.getAttribute('title') || frame.getAttribute('aria-label') || frame.getAttribute('name') || frame.id;
-  return { ...startDelta(args, document.activeElement), name };
+  const started = startDelta(args, document.activeElement);
+  watch!.side = true;
+  return { ...started, name };
 }
 
 /** Starts watching, looking first at what is around `near`, the element acted on. */
@@ -77,6 +82,7 @@ export function startDelta(args: { token: string }, near: Element | null): { doc
     values: fieldValues(),
     firstRead: 0,
     rendered: renderedBefore(near),
+    side: false,
   };
   current.observer = new MutationObserver((records) => {
     current.records.push(...records);
@@ -226,7 +232,9 @@ function onlyFieldChanged(current: Watch, field: Element | null): field is HTMLI
 
 function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   const target = targetOf(args);
-  const field = fieldOf(target, args);
+  // A frame's selection or focused field is not the news of a click in its parent (a toolbar's Save leaves the
+  // editor's selection as it was); a value it changed is found among the fields' values.
+  const field = current.side ? null : fieldOf(target, args);
   if (onlyFieldChanged(current, field)) {
     const line = fieldLine(field);
     const key = lineKey(line);
@@ -236,6 +244,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     if (lines.reduce((sum, text) => sum + text.length + 1, 0) <= args.maxChars - CUT_LINE_ROOM) return { docId: documentId, lines, records: 0, truncated: false };
   }
   const { changed, restyled, removals, expandedNow, addedElements, attributed, hiddenByStyle } = classify(current);
+  pairRerendered(removals, addedElements, changed);
   // Taken out and put back (elsewhere or in another order): not new.
   const reinserted = new Set([...removals.values()].flat().filter((element) => element.isConnected));
   // Moved, not new: said in one line each (from where to where), not rendered again as an added subtree.
@@ -272,7 +281,10 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     chars += text.length + 1;
     return true;
   };
-  if (field) add(fieldLine(field));
+  const said = field ? fieldLine(field) : null;
+  if (said) add(said);
+  // A rich-text field whose whole text its line gave: the text runs inside it that changed are that text again.
+  const wholeText = said !== null && (field as HTMLElement).isContentEditable && /\[value="/.test(said) && !/\[value="…|…"\]|\[cut\]/.test(said) ? field : null;
   // Popups and dialogs the action closed, once each, before what changed.
   for (const popup of closed) add(`- closed: ${popup.role}${popup.name}`);
   /**
@@ -320,6 +332,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     // to, an editor's body re-classed as a menu takes focus).
     // A data-* attribute may feed a name a style draws (`content: attr(data-label)`): such a line is kept.
     if (onlyRestyled && walker.lines.length === 1 && !dataChanged.has(anchor)) continue;
+    if (wholeText?.contains(anchor) && walker.lines.every((line, at) => walker.contextLines.has(at) || /^\s*- text: /.test(line))) continue;
     // Only context left (the change is the target's line, said above): nothing to show here.
     const news = walker.lines.filter((line, index) => !walker.contextLines.has(index) && !seen.has(lineKey(line) ?? ''));
     if (news.length === 0 && !walker.full) continue;

@@ -27,15 +27,20 @@ const CLOSABLE = new Set(['dialog', 'alertdialog', 'menu', 'listbox']);
  */
 export function closedPopups(records: MutationRecord[], removals: Map<Node, Element[]>): ClosedPopup[] {
   const found = new Map<Element, ClosedPopup>();
+  // A dialog that gives up its role as it closes (Bootstrap's modal removes role="dialog") closed as a dialog.
+  const roleBefore = new Map<Element, string>();
+  for (const record of records) {
+    if (record.type === 'attributes' && record.attributeName === 'role' && record.oldValue && !roleBefore.has(record.target as Element)) roleBefore.set(record.target as Element, record.oldValue);
+  }
   const note = (element: Element | null | undefined, mustBeGone: boolean): void => {
     if (!element || found.has(element)) return;
-    const role = roleOf(element);
+    const role = roleOf(element) ?? roleBefore.get(element) ?? null;
     if (!role || !CLOSABLE.has(role)) return;
     if (mustBeGone && isShown(element)) return;
     found.set(element, { element, role, name: nameSuffix(element, role) });
   };
   const closableIn = (element: Element): Element | null => {
-    if (CLOSABLE.has(roleOf(element) ?? '')) return element;
+    if (CLOSABLE.has(roleOf(element) ?? roleBefore.get(element) ?? '')) return element;
     const selector = '[role=dialog], [role=alertdialog], [role=menu], [role=listbox], dialog';
     return element.querySelector(selector) ?? shadowOf(element)?.querySelector(selector) ?? null;
   };
@@ -59,8 +64,16 @@ export function closedPopups(records: MutationRecord[], removals: Map<Node, Elem
     }
     note(closableIn(element), true);
   }
+  // A popup taken out of a wrapper that was itself taken out of the page (TinyMCE empties its menu's holder, then
+  // removes the holder) was on the page too; one never put on the page (a fragment built and dropped) was not.
+  const removedFrom = new Map<Node, Node>();
+  for (const [parent, removed] of removals) for (const element of removed) removedFrom.set(element, parent);
+  const wasOnPage = (node: Node): boolean => {
+    for (let up: Node | undefined = node, steps = 0; up && steps < 16; up = removedFrom.get(up), steps++) if (up.isConnected) return true;
+    return false;
+  };
   for (const [parent, removed] of removals) {
-    if (!(parent as Node).isConnected) continue;
+    if (!wasOnPage(parent)) continue;
     for (const element of removed) if (!element.isConnected) note(closableIn(element), false);
   }
   return [...found.values()];

@@ -39,3 +39,22 @@ export function elementFor(docId: string, id: number): Element {
   }
   return element;
 }
+
+/**
+ * Hands the ids of `old`'s subtree to the same places in `replacement`, an identical copy put where it was (a
+ * framework that re-renders a table rebuilds every row): refs an agent holds keep leading to what it read.
+ * Nodes of `replacement` that already have an id keep theirs. Open shadow trees are not walked (outerHTML did not compare them).
+ */
+export function adoptIds(old: Element, replacement: Element): void {
+  const from = [old, ...old.querySelectorAll('*')];
+  const to = [replacement, ...replacement.querySelectorAll('*')];
+  if (from.length !== to.length) return;
+  for (const [index, element] of from.entries()) {
+    const id = idOf.get(element);
+    const next = to[index]!;
+    if (id === undefined || idOf.has(next)) continue;
+    idOf.delete(element);
+    idOf.set(next, id);
+    byId.set(id, new WeakRef(next));
+  }
+}

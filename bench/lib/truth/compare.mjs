@@ -7,7 +7,7 @@ const REF_IN = /\[ref=(ref_\d+)\]/;
 
 /** Sorts the reply's lines into what they claim. */
 export function parseReply(text) {
-  const out = { present: [], removals: [], counts: [], cuts: [], unchanged: [], restyled: [], noChange: false, refsNamed: new Set(), head: [] };
+  const out = { more: [], continueRef: null, notShown: [], present: [], removals: [], counts: [], cuts: [], unchanged: [], restyled: [], noChange: false, refsNamed: new Set(), head: [] };
   const dash = [];
   for (const line of text.split('\n')) {
     if (/^\s*- /.test(line)) dash.push(line);
@@ -15,25 +15,40 @@ export function parseReply(text) {
       out.head.push(line);
       if (/No change on the page\./.test(line)) out.noChange = true;
       if (/^New page: |^A new document loaded/.test(line)) out.newPage = true;
+      // "truncated: … Continue from row "x" with read_page ref_id "ref_9" (reads it and the rows after it). Subtrees
+      // not shown: ref_3 (link "a"), …": each named place, and what follows the continuing one, is left out and said.
+      if (/^truncated: /.test(line)) {
+        out.continueRef = /Continue from .*? read_page ref_id "(ref_\d+)"/.exec(line)?.[1] ?? null;
+        const subtrees = /Subtrees not shown: (.*)$/.exec(line)?.[1] ?? '';
+        // A landmark ("ref_9 (navigation "main")") has no ref in read_page's lines: its role and name place it.
+        out.notShown = [...subtrees.matchAll(/\b(ref_\d+) \(([^)]*)\)/g)].map((m) => ({ ref: m[1], what: normalise(m[2]) }));
+      }
       // "Opened menu "X" [ref=…] with N items." names the popup.
       // A form_input reply's head, "ref_2 (input[type=email]) is now …", and file_upload's "ref_53 now holds: …" name their field.
       if (/^Opened |\bis now\b|\bnow holds\b/.test(line)) for (const m of line.matchAll(/\b(ref_\d+)\b/g)) out.refsNamed.add(m[1]);
     }
   }
-  for (const node of parseTree(dash.join('\n'))) {
+  const tree = parseTree(dash.join('\n'));
+  for (const node of tree) {
     const c = node.content;
     const refs = [...c.matchAll(/(ref_\d+)/g)].map((m) => m[1]);
     let m;
     if ((m = /^\(delta cut at (\d+) chars/.exec(c))) out.cuts.push({ line: c, cap: Number(m[1]), ref: refs[0] ?? null, kind: 'cut' });
     else if (/^\(more changed inside/.test(c)) out.cuts.push({ line: c, cap: null, ref: refs.at(-1) ?? null, kind: 'more' });
     else if (/^… \d+ unchanged/.test(c)) out.unchanged.push(c);
-    else if (/^\(\d+ more /.test(c)) out.counts.push({ line: c, refs });
+    // "(8 more elements in this navigation; read_page with ref_id [ref=ref_9] lists them)": the ref is the landmark's,
+    // which read_page prints without a ref; its line in the reply (the count's parent) says which one.
+    else if (/^\(\d+ more /.test(c)) out.counts.push({ line: c, refs, within: node.parent === null ? null : tree[node.parent].norm });
     else if (/^restyled: /.test(c)) out.restyled.push(c);
-    else if (/^removed: (\d+) \S+ (?:from|in|under) /.test(c)) out.counts.push({ line: c, refs, removedOnly: true });
-    else if ((m = /^(removed|hidden): ((?:[a-z]+(?: "(?:[^"\\]|\\.)*")?, )+[a-z]+(?: "(?:[^"\\]|\\.)*")?)(?: and (\d+) more)?(?: from (.*))?$/.exec(c))) {
+    else if ((m = /^removed: (\d+) \S+ (?:from|in|under) (.*?)(?: \[ref=ref_\d+\])?(?: \(their refs are stale\))?$/.exec(c))) {
+      // "removed: 4 buttons from navigation [ref=ref_34]": a landmark's ref is not in read_page's lines; its line is.
+      out.counts.push({ line: c, refs, removedOnly: true, place: normalise(m[2]) });
+    }
+    else if ((m = /^(removed|hidden): ((?:[a-z]+(?: "(?:[^"\\]|\\.)*")?, )*[a-z]+(?: "(?:[^"\\]|\\.)*")?)(?: and (\d+) more)?(?: from (.*))?$/.exec(c)) && (m[2].includes(', ') || m[3])) {
       // "removed: heading "Parameters", button "Try it out", table and 8 more from main": a wrapper's parts, each
       // named (what was inside each went with it); "and N more" counts the rest, which this oracle cannot place.
       for (const part of m[2].match(/[a-z]+(?: "(?:[^"\\]|\\.)*")?/g)) out.removals.push({ line: c, ref: null, from: m[4] ? REF_IN.exec(m[4])?.[1] ?? null : null, ...splitLine(normalise(part)) });
+      if (m[3]) out.more.push({ line: c, first: splitLine(normalise(m[2].match(/[a-z]+(?: "(?:[^"\\]|\\.)*")?/)[0])), left: Number(m[3]) });
     } else if ((m = /^(removed|hidden|closed): (.*?)(?: from (.*))?$/.exec(c))) {
       // "removed: img "Loading…" from region "Page 3" [ref=ref_46]": the ref is the place, not the element.
       const own = REF_IN.exec(m[2])?.[1] ?? null;
@@ -158,12 +173,37 @@ function named(change, reply, replyText, before) {
 function counted(change, reply, removedNamed, before, after, genuineCut) {
   const n = change.node;
   const up = new Set([...n.ancestors, ...(change.old?.ancestors ?? []), ...(before.byKey.get(change.key)?.ancestors ?? [])]);
+  const upKeys = [...n.ancestorKeys, ...(change.old?.ancestorKeys ?? [])];
+  const under = (tree, norm) => upKeys.some((k) => !tree.byKey.get(k)?.ref && tree.byKey.get(k)?.norm === norm);
   for (const c of reply.counts) {
     if (c.removedOnly && change.kind !== 'removed') continue;
     if (c.refs.some((r) => up.has(r) || r === n.ref)) return true;
+    if (c.within && /^\(\d+ more \S+ in this /.test(c.line) && (under(after, c.within) || under(before, c.within))) return true;
+    if (c.place && (under(after, c.place) || under(before, c.place))) return true;
+  }
+  // A page snapshot cut at its cap names the subtrees it did not show, and the item to continue from.
+  if (change.kind !== 'removed') {
+    if (reply.notShown.some(({ ref, what }) => up.has(ref) || ref === n.ref || under(after, what))) return true;
+    const from = reply.continueRef && after.byRef.get(reply.continueRef);
+    if (from) {
+      const rest = after.nodes.filter((x) => x.parent === from.parent && x.index >= from.index).map((x) => x.key);
+      if (rest.includes(change.key) || rest.some((k) => n.ancestorKeys.includes(k))) return true;
+    }
   }
   for (const c of reply.cuts) if (c.ref && (up.has(c.ref) || c.ref === n.ref) && genuineCut) return true;
   if (genuineCut && reply.cuts.some((c) => c.kind === 'cut')) return true;
+  // "hidden: checkbox "Only admins" and 5 more": N more parts of the wrapper that held the named one went with it.
+  if (change.kind === 'removed') {
+    for (const more of reply.more) {
+      if (more.left <= 0) continue;
+      const first = before.nodes.find((x) => x.role === more.first.role && stripEllipsis(unquote(x.name)) === stripEllipsis(unquote(more.first.name)));
+      const common = first && first.ancestorKeys.find((k) => (before.byKey.get(change.key)?.ancestorKeys ?? []).includes(k));
+      if (common) {
+        more.left -= 1;
+        return true;
+      }
+    }
+  }
   // What was inside a removed element the reply names is gone with it.
   if (change.kind === 'removed' && (before.byKey.get(change.key)?.ancestorKeys ?? []).some((k) => removedNamed.has(k))) return true;
   // A row or field whose name is its content changed only because a part the reply names did (a row's name holds
