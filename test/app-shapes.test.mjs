@@ -141,6 +141,14 @@ describe('replies on the shapes of apps nobody here tested', function () {
       expect(closed, closed).to.match(/- hidden: button "Thumbnails" and 3 more/);
     });
 
+    it('says what a control that collapsed names in aria-controls went hidden, though a key elsewhere closed it', async function () {
+      const { snapshot } = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/far-toggle.html') })).structuredContent;
+      const opened = server.text(await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snapshot, /button "Find"/) }));
+      expect(opened, opened).to.match(/textbox "Find in document"/);
+      const closed = server.text(await server.ok('computer', { tabId, action: 'key', text: 'Escape' }));
+      expect(closed, closed).to.match(/^- button "Find" \[ref=ref_\d+\] \[expanded=false\]/m).and.match(/^- hidden: textbox "Find in document" and 2 more$/m);
+    });
+
     it('names the parts a roleless wrapper held when they were taken out', async function () {
       const { snapshot } = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/far-toggle.html') })).structuredContent;
       const text = server.text(await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snapshot, /button "Collapse"/) }));

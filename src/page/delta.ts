@@ -192,6 +192,23 @@ function stateField(target: Element | null, args: DeltaFinishArgs): Element | nu
   return active && holdsState(active) ? active : null;
 }
 
+/**
+ * What a control that collapsed during the action (aria-expanded true -> false) names in aria-controls, when it no
+ * longer renders: the control said it was open, so it was shown (pdf.js's find bar and tools menu, closed by Escape
+ * or by an item inside them, far from the action's target).
+ */
+function collapsedTargets(records: MutationRecord[], known: Element[]): Element[] {
+  const found: Element[] = [];
+  for (const record of records) {
+    if (record.type !== 'attributes' || record.attributeName !== 'aria-expanded' || record.oldValue !== 'true') continue;
+    const control = record.target as Element;
+    const id = control.getAttribute('aria-expanded') === 'false' ? control.getAttribute('aria-controls') : null;
+    const controlled = id ? (control.getRootNode() as Document | ShadowRoot).getElementById?.(id) : null;
+    if (controlled && controlled.isConnected && !renders(controlled) && !known.includes(controlled) && !found.includes(controlled)) found.push(controlled);
+  }
+  return found;
+}
+
 /** The outermost element of a contenteditable region: the field itself. */
 function editableRoot(element: Element): Element {
   let root = element;
@@ -244,6 +261,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     if (lines.reduce((sum, text) => sum + text.length + 1, 0) <= args.maxChars - CUT_LINE_ROOM) return { docId: documentId, lines, records: 0, truncated: false };
   }
   const { changed, restyled, removals, expandedNow, addedElements, attributed, hiddenByStyle } = classify(current);
+  hiddenByStyle.push(...collapsedTargets(current.records, hiddenByStyle));
   pairRerendered(removals, addedElements, changed);
   // Taken out and put back (elsewhere or in another order): not new.
   const reinserted = new Set([...removals.values()].flat().filter((element) => element.isConnected));
@@ -349,7 +367,8 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   }
   // What a style hid inside a subtree still shown: the walk leaves it out, so it is said here (once, outermost).
   for (const element of topmost(hiddenByStyle)) {
-    if (anchors.includes(element) || closed.some((popup) => popup.element === element)) continue;
+    // An anchor with a role was said hidden above; one without is said here, by what it held.
+    if ((anchors.includes(element) && roleOf(element)) || closed.some((popup) => popup.element === element)) continue;
     // A wrapper without a role stands for what it holds that the agent may have a ref of.
     const inner = roleOf(element) ? [] : [...element.querySelectorAll('*')].filter((each) => roleOf(each) && existingLocalId(each) !== undefined);
     const named = roleOf(element) ? element : inner[0];

@@ -7,7 +7,7 @@ const REF_IN = /\[ref=(ref_\d+)\]/;
 
 /** Sorts the reply's lines into what they claim. */
 export function parseReply(text) {
-  const out = { more: [], continueRef: null, notShown: [], present: [], removals: [], counts: [], cuts: [], unchanged: [], restyled: [], noChange: false, refsNamed: new Set(), head: [] };
+  const out = { whole: [], more: [], continueRef: null, notShown: [], present: [], removals: [], counts: [], cuts: [], unchanged: [], restyled: [], noChange: false, refsNamed: new Set(), head: [] };
   const dash = [];
   for (const line of text.split('\n')) {
     if (/^\s*- /.test(line)) dash.push(line);
@@ -71,6 +71,12 @@ export function parseReply(text) {
       out.present.push(node);
       refs.forEach((r) => out.refsNamed.add(r));
     }
+  }
+  // Lines listed with all they hold now (children under them, none "… N unchanged"): what they held before and no
+  // longer do is said by that listing (pdf.js's page region now holding a "Loading…" image, not its text).
+  for (const node of tree) {
+    const kids = tree.filter((x) => x.parent === node.index);
+    if (kids.length && !kids.some((x) => /^… \d+ unchanged|^\(/.test(x.content)) && !/^(removed|hidden|closed|moved|focused): |^in iframe /.test(node.content)) out.whole.push({ ref: REF_IN.exec(node.content)?.[1] ?? null, norm: normalise(node.content) });
   }
   return out;
 }
@@ -192,12 +198,19 @@ function counted(change, reply, removedNamed, before, after, genuineCut) {
   }
   for (const c of reply.cuts) if (c.ref && (up.has(c.ref) || c.ref === n.ref) && genuineCut) return true;
   if (genuineCut && reply.cuts.some((c) => c.kind === 'cut')) return true;
+  if (change.kind === 'removed') {
+    const parent = before.byKey.get(change.key)?.parent;
+    const holder = parent === null || parent === undefined ? null : before.nodes.find((x) => x.index === parent);
+    if (holder && reply.whole.some((w) => (holder.ref ? w.ref === holder.ref : !w.ref && w.norm === holder.norm))) return true;
+  }
   // "hidden: checkbox "Only admins" and 5 more": N more parts of the wrapper that held the named one went with it.
   if (change.kind === 'removed') {
     for (const more of reply.more) {
       if (more.left <= 0) continue;
       const first = before.nodes.find((x) => x.role === more.first.role && stripEllipsis(unquote(x.name)) === stripEllipsis(unquote(more.first.name)));
-      const common = first && first.ancestorKeys.find((k) => (before.byKey.get(change.key)?.ancestorKeys ?? []).includes(k));
+      // Parts at the top of the page share no line above them: the page itself holds both.
+      const theirs = before.byKey.get(change.key)?.ancestorKeys ?? [];
+      const common = first && (first.ancestorKeys.find((k) => theirs.includes(k)) ?? (first.ancestorKeys.length === 0 || theirs.length === 0 ? 'root' : undefined));
       if (common) {
         more.left -= 1;
         return true;
