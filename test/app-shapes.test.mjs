@@ -122,6 +122,14 @@ describe('replies on the shapes of apps nobody here tested', function () {
       expect(closed, closed).not.to.match(/hidden:/);
     });
 
+    it('counts the rows drawn anew though the first of them is hidden', async function () {
+      const { snapshot } = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/rebuilds.html') })).structuredContent;
+      const next = server.text(await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snapshot, /button "Next week"/) }));
+      const listed = (next.match(/^- row "\d+ am"/gm) ?? []).length;
+      const counted = Number(/^- \((\d+) more rows added/m.exec(next)?.[1] ?? 0);
+      expect(listed + counted, next).to.be.at.least(8);
+    });
+
     it('says nothing of a text put in anew the same', async function () {
       const { snapshot } = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/rebuilds.html') })).structuredContent;
       const touched = server.text(await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snapshot, /button "Touch"/) }));

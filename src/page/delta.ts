@@ -328,11 +328,18 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     const role = roleOf(anchor);
     if (role && (PAGE_LANDMARKS.has(role) || role === 'group') && !nameSuffix(anchor, role)) bareCount.set(role, (bareCount.get(role) ?? 0) + 1);
   }
+  /** The counted line of the items folded under an anchor. */
+  const sayFolded = (anchor: Element): void => {
+    const rest = folded.get(anchor);
+    if (rest) add(foldLine(rest, (element) => (!addedElements.has(element) ? 'changed' : reinserted.has(element) ? 'moved' : 'added')));
+  };
   for (const [index, anchor] of anchors.entries()) {
     if (!isShown(anchor)) {
       const role = roleOf(anchor);
       // No ref: nothing can act on or read a hidden element. A closed popup was said above.
       if (role && existingLocalId(anchor) !== undefined && !closed.some((popup) => popup.element === anchor) && mayHaveShown(anchor)) add(`- hidden: ${role}${nameSuffix(anchor, role)}`);
+      // The items folded under a hidden item (a calendar's hidden "4 am" row, under the time now) are shown: still counted.
+      sayFolded(anchor);
       continue;
     }
     const onlyRestyled = ![...changed].some((element) => anchor.contains(element) || element.contains(anchor));
@@ -362,8 +369,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     } else if (walker.full) {
       partCut ??= { anchor, hint: walker.hints[0] ?? null };
     }
-    const rest = folded.get(anchor);
-    if (rest) add(foldLine(rest, (element) => (!addedElements.has(element) ? 'changed' : reinserted.has(element) ? 'moved' : 'added')));
+    sayFolded(anchor);
   }
   // What a style hid inside a subtree still shown: the walk leaves it out, so it is said here (once, outermost).
   for (const element of topmost(hiddenByStyle)) {
