@@ -130,6 +130,12 @@ describe('replies on the shapes of apps nobody here tested', function () {
       expect(listed + counted, next).to.be.at.least(8);
     });
 
+    it('names the one control a roleless holder drawn again held', async function () {
+      const { snapshot } = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/rebuilds.html') })).structuredContent;
+      const typed = server.text(await server.ok('computer', { tabId, action: 'type', ref: refOf(snapshot, /searchbox "Search the wiki"/), text: 'b' }));
+      expect(typed, typed).to.match(/^- removed: button "Advanced search"$/m).and.match(/^- button "Clear search" \[ref=ref_\d+\]/m);
+    });
+
     it('says nothing of a text put in anew the same', async function () {
       const { snapshot } = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/rebuilds.html') })).structuredContent;
       const touched = server.text(await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snapshot, /button "Touch"/) }));

@@ -47,6 +47,14 @@ const PARTS_NAMED = 3;
  * table and 4 more`. Null when it held fewer than two (the one part, or its text, says it better).
  */
 function partsWithRole(element: Element): string | null {
+  const parts = outerParts(element);
+  if (parts.length < 2) return null;
+  const named = parts.slice(0, PARTS_NAMED).map((part) => `${roleOf(part)}${nameSuffix(part, roleOf(part)!)}`);
+  return `${named.join(', ')}${parts.length > PARTS_NAMED ? ` and ${parts.length - PARTS_NAMED} more` : ''}`;
+}
+
+/** The outermost elements with a role inside a roleless one. */
+function outerParts(element: Element): Element[] {
   const parts: Element[] = [];
   const inner = element.getElementsByTagName('*');
   for (let i = 0; i < inner.length && i < 2_000; i++) {
@@ -55,9 +63,7 @@ function partsWithRole(element: Element): string | null {
     if (parts.some((outer) => outer.contains(part))) continue;
     parts.push(part);
   }
-  if (parts.length < 2) return null;
-  const named = parts.slice(0, PARTS_NAMED).map((part) => `${roleOf(part)}${nameSuffix(part, roleOf(part)!)}`);
-  return `${named.join(', ')}${parts.length > PARTS_NAMED ? ` and ${parts.length - PARTS_NAMED} more` : ''}`;
+  return parts;
 }
 
 function placeOf(element: Element): string {
@@ -97,10 +103,13 @@ export function removalLines(records: MutationRecord[], removals: Map<Node, Elem
         wrappers.push(`- removed: ${parts}${under}`);
         continue;
       }
-      let role = roleOf(element) ?? roleOf(element.querySelector('[role], dialog, ul, ol, table, form, nav') ?? element);
+      // A roleless holder of one part with a role (a button in a span drawn again) stands for that part.
+      const only = roleOf(element) ? null : outerParts(element);
+      const named = only?.length === 1 ? only[0]! : element;
+      let role = roleOf(named) ?? roleOf(element.querySelector('[role], dialog, ul, ol, table, form, nav') ?? element);
       // Nothing with a role: what was lost is its text, unless it was redrawn (new elements in the same place, or
       // the same text still there, as code editors and virtual lists redraw their lines) and held no ref.
-      let name = role ? nameSuffix(element, role) || heldText(element) : refilled.has(parent) ? null : removedText(element, parent);
+      let name = role ? nameSuffix(named, role) || heldText(named) : refilled.has(parent) ? null : removedText(element, parent);
       if (name === null && !role && heldRefs(element)) {
         role = `rows (${kindOf(element)})`;
         name = removedText(element, document) ?? '';
@@ -122,7 +131,12 @@ export function removalLines(records: MutationRecord[], removals: Map<Node, Elem
       // Items that read alike (unnamed list items) are counted, not said once as if one went.
       const times = new Map<string, number>();
       for (const name of entry.names) times.set(name, (times.get(name) ?? 0) + 1);
-      for (const [name, count] of times) lines.push(count > 1 ? `- removed: ${count} ${entry.role}s${name}${under} (their refs are stale)` : `- removed: ${entry.role}${name}${under}`);
+      for (const [name, count] of times) {
+        if (count > 1) lines.push(`- removed: ${count} ${entry.role.startsWith('rows (') ? entry.role : `${entry.role}s`}${name}${under} (their refs are stale)`);
+        // One roleless row that held refs: `- removed: a span.tc-reveal (the refs inside it are stale)`.
+        else if (entry.role.startsWith('rows (')) lines.push(`- removed: a ${entry.role.slice(6, -1)}${name}${under} (the refs inside it are stale)`);
+        else lines.push(`- removed: ${entry.role}${name}${under}`);
+      }
     }
   }
   return lines;

@@ -349,7 +349,8 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     const walker = new SnapshotWalker({ mode: 'all', depth: 10, maxChars: Math.min(onlyRestyled ? RESTYLE_LINES_MAX : share, budget - chars), focus });
     walker.walkElement(anchor);
     if (onlyRestyled && walker.full) {
-      add(restyledSummary(anchor));
+      // Keys restyle a page's body as the field grows (a framed editor's height): no theme changed.
+      if (!(args.focusedField && (anchor === document.body || anchor === document.documentElement))) add(restyledSummary(anchor));
       continue;
     }
     // Only its look changed and its line is all there is to show: that line reads as it did (a class gives no state
