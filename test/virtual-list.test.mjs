@@ -54,7 +54,7 @@ describe('virtual lists: what a scroll brought into view', function () {
     const text = server.text(await wheel());
     expect(contacts(text), text).to.have.length(5);
     expect(text).to.match(/^- \(\d+ more rows like these \(div\.row\) added; read_page with ref_id \[ref=ref_\d+\] reads them\)$/m);
-    expect(text).to.match(/^- removed: 16 rows \(div\.row\) and the refs inside them \(their refs are stale\)$/m);
+    expect(text, text).to.match(/^- removed: 16 rows \(div\.row\) and the refs inside them \(their refs are stale\)$/m);
   });
 
   it('End and PageUp in the focused list, and scroll_to a row its box has clipped, say the rows they brought', async function () {

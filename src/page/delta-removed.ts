@@ -103,9 +103,11 @@ export function removalLines(records: MutationRecord[], removals: Map<Node, Elem
         wrappers.push(`- removed: ${parts}${under}`);
         continue;
       }
-      // A roleless holder of one part with a role (a button in a span drawn again) stands for that part.
+      // A roleless holder of one part with a role and nothing else to read (a button in a span drawn again) stands
+      // for that part; a row with text beside its button is a row.
       const only = roleOf(element) ? null : outerParts(element);
-      const named = only?.length === 1 ? only[0]! : element;
+      const squashed = (node: Element): string => (node.textContent ?? '').replace(/\s+/g, ' ').trim();
+      const named = only?.length === 1 && squashed(only[0]!) === squashed(element) ? only[0]! : element;
       let role = roleOf(named) ?? roleOf(element.querySelector('[role], dialog, ul, ol, table, form, nav') ?? element);
       // Nothing with a role: what was lost is its text, unless it was redrawn (new elements in the same place, or
       // the same text still there, as code editors and virtual lists redraw their lines) and held no ref.
