@@ -136,6 +136,13 @@ describe('replies on the shapes of apps nobody here tested', function () {
       expect(typed, typed).to.match(/^- removed: button "Advanced search"$/m).and.match(/^- button "Clear search" \[ref=ref_\d+\]/m);
     });
 
+    it('names the field a key went to, though the key took the field out of the page', async function () {
+      const { snapshot } = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/rebuilds.html') })).structuredContent;
+      await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snapshot, /textbox "Cell editor"/) });
+      const committed = server.text(await server.ok('computer', { tabId, action: 'key', text: 'Enter' }));
+      expect(committed, committed).to.match(/^key on textbox "Cell editor": delivered\./);
+    });
+
     it('says nothing of a text put in anew the same', async function () {
       const { snapshot } = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/rebuilds.html') })).structuredContent;
       const touched = server.text(await server.ok('computer', { tabId, action: 'left_click', ref: refOf(snapshot, /button "Touch"/) }));

@@ -105,6 +105,11 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
     const refusedAfter = await refusalAfterArrival(tab, watch, url, started);
     if (refusedAfter) return leftForRefused(arrival, url, refusedAfter);
     if (movedOn && withoutHash(arrival.url) !== withoutHash(url)) return navigatedOn(url, arrival);
+    // Ours was answered as loaded, yet the tab shows a page the page itself started loading (a page that sets
+    // location every 100 ms): its navigation won. A redirect of ours is one navigation and does not count.
+    if (withoutHash(arrival.url) !== withoutHash(url) && watch.startedTo(arrival.url)) {
+      return { ...arrival, outcome: 'superseded', note: `The page's own navigation replaced the one to ${url}; the tab is at ${arrival.url}.` };
+    }
     return watch.abortedOnce ? reissued(url, arrival) : arrival;
   } finally {
     watch.dispose();
@@ -147,6 +152,12 @@ class NavigationWatch {
   committed(url: string): boolean {
     const target = withoutHash(url);
     return this.started.some((navigation) => withoutHash(navigation.url) === target && this.committedIds.has(navigation.id));
+  }
+
+  /** Whether a navigation to `url` (without its hash) started during this call. */
+  startedTo(url: string): boolean {
+    const target = withoutHash(url);
+    return this.started.some((navigation) => withoutHash(navigation.url) === target);
   }
 
   /** Whether another navigation started after the newest one to `url`. */

@@ -13,6 +13,8 @@ interface Watch extends ArmedWatch {
   target: Element | null;
   /** Key actions follow focus: the focused element when the events arrive is the target. */
   followFocus: boolean;
+  /** Where the first key went (a cell editor that Enter commits is gone by the time the report is read). */
+  keyedAt?: Element;
   /**
    * Aimed at a point, not an element: whatever the page has drawn there when the events arrive is the target (an
    * editor that re-renders its line under the pointer between press and release was still clicked).
@@ -126,8 +128,10 @@ export function armDelivery(args: DeliveryArgs): { armed: true; docId: string } 
     let origin: Element | null | undefined;
     const judged = watch.pin?.judged?.event === event ? watch.pin.judged.hit : undefined;
     const hit = watch.pin ? (judged ?? keyReached(watch.pin, event)) : watch.atPoint || reached(event, watch.followFocus ? deepActiveElement() : watch.target, (origin = originOf(event)));
-    if (hit) watch.seen.add(event.type);
-    else {
+    if (hit) {
+      watch.seen.add(event.type);
+      if (watch.followFocus && !watch.keyedAt && event.type === 'keydown') watch.keyedAt = deepActiveElement() ?? undefined;
+    } else {
       watch.stray.add(event.type);
       origin ??= originOf(event);
       if (origin && !watch.strayAt.has(event.type)) watch.strayAt.set(event.type, describe(origin));
@@ -281,7 +285,7 @@ export function readDelivery(args: { token: string; need: string[] }): DeliveryR
   const base = { ...pageIdentity(), docId: documentId };
   if (!watch) return { ...base, found: false, delivered: false, seen: [] };
   const seen = [...watch.seen];
-  const target = watch.pin?.target ?? (watch.followFocus ? deepActiveElement() : watch.target);
+  const target = watch.pin?.target ?? (watch.followFocus ? (watch.keyedAt ?? deepActiveElement()) : watch.target);
   const missing = args.need.filter((type) => !watch.seen.has(type));
   const report: DeliveryReport = {
     ...base,
