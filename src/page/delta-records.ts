@@ -114,20 +114,23 @@ export function classify(current: Recorded): Classified {
 function textBackAsItWas(records: MutationRecord[]): Set<Node> {
   const touched = new Map<Node, MutationRecord[]>();
   const textOnly = (record: MutationRecord): boolean => [...record.removedNodes, ...record.addedNodes].every((node) => node.nodeType === Node.TEXT_NODE);
+  // Records run to thousands on every action: each is appended once, never copied.
+  const note = (node: Node, record: MutationRecord): void => {
+    const list = touched.get(node);
+    if (list) list.push(record);
+    else touched.set(node, [record]);
+  };
   for (const record of records) {
     if (record.type === 'attributes') continue;
     const container = record.type === 'characterData' ? record.target.parentNode : record.target;
-    if (record.type === 'characterData') touched.set(record.target, [...(touched.get(record.target) ?? []), record]);
-    if (!container || container.nodeType !== Node.ELEMENT_NODE) continue;
-    const list = touched.get(container) ?? [];
-    list.push(record);
-    touched.set(container, list);
+    if (record.type === 'characterData') note(record.target, record);
+    if (container?.nodeType === Node.ELEMENT_NODE) note(container, record);
   }
   const same = new Set<Node>();
   for (const [node, list] of touched) {
+    // A text node has only its own characterData records: back to its first old value.
     if (node.nodeType === Node.TEXT_NODE) {
-      const first = list.find((record) => record.type === 'characterData');
-      if (first && first.oldValue === node.nodeValue && list.every((record) => record.type === 'characterData')) same.add(node);
+      if (list[0]!.oldValue === node.nodeValue) same.add(node);
       continue;
     }
     if ((node as Element).childElementCount > 0 || !list.every((record) => record.type === 'characterData' || textOnly(record))) continue;

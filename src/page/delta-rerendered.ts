@@ -20,7 +20,9 @@ export function pairRerendered(removals: Map<Node, Element[]>, added: Set<Elemen
     for (const [index, element] of removed.entries()) {
       if (element.isConnected) continue;
       const markup = element.outerHTML;
-      byMarkup.set(markup, [...(byMarkup.get(markup) ?? []), index]);
+      const alike = byMarkup.get(markup);
+      if (alike) alike.push(index);
+      else byMarkup.set(markup, [index]);
     }
     const paired = new Set<Element>();
     let last = -1;
