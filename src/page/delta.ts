@@ -358,7 +358,8 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     // to, an editor's body re-classed as a menu takes focus).
     // A data-* attribute may feed a name a style draws (`content: attr(data-label)`): such a line is kept.
     if (onlyRestyled && walker.lines.length === 1 && !dataChanged.has(anchor)) continue;
-    if (wholeText?.contains(anchor) && walker.lines.every((line, at) => walker.contextLines.has(at) || /^\s*- text: /.test(line))) continue;
+    // Inside the field, or the field itself (a block editor's paragraph is the field): only its text again, or lines said.
+    if (wholeText?.contains(anchor) && walker.lines.every((line, at) => walker.contextLines.has(at) || /^\s*- text: /.test(line) || seen.has(lineKey(line) ?? ''))) continue;
     // Only context left (the change is the target's line, said above): nothing to show here.
     const news = walker.lines.filter((line, index) => !walker.contextLines.has(index) && !seen.has(lineKey(line) ?? ''));
     if (news.length === 0 && !walker.full) continue;
