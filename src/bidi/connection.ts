@@ -59,7 +59,7 @@ interface Pending {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-/** FIREFOX_USE_TRACE_BIDI=1 writes every command's round trip to stderr: where an action's time goes. */
+/** FIREFOX_USE_TRACE_BIDI=1 writes every command's round trip, and every event, to stderr: where an action's time goes. */
 const TRACE = process.env.FIREFOX_USE_TRACE_BIDI === '1';
 
 function traceDetail(params: unknown): string {
@@ -198,6 +198,7 @@ export class BidiConnection implements BidiLink {
       return;
     }
     if (message.type === 'event' && message.method) {
+      if (TRACE) process.stderr.write(`[bidi] event ${message.method} ${JSON.stringify(message.params).slice(0, 240)} (at +${performance.now().toFixed(1)} ms)\n`);
       this.events.emit(message.method, message.params);
       return;
     }

@@ -6,6 +6,7 @@ import { isNavigationAborted, mapNavigationError } from './bidi-errors.js';
 import { assertOriginAllowed } from './origins.js';
 import { assertSchemeAllowed, printableUrl } from './schemes.js';
 import type { PageInfo } from '../contract/index.js';
+import type { RequestEnd } from './network-log.js';
 import { TabChange } from './tab-change.js';
 import type { NavigationEvent, Tab } from './tab.js';
 
@@ -64,9 +65,8 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
     for (let attempt = 1; ; attempt++) {
       try {
         const remaining = Math.max(1_000, deadline - Date.now());
-        // A javascript: URL (with --allow-javascript) runs in the page and loads nothing: there is no load to wait for.
-        const wait = url.startsWith('javascript:') ? 'none' : 'complete';
-        await tab.navigateTo(url, wait, remaining);
+        if (url.startsWith('javascript:')) await runJavascriptUrl(tab, url, remaining);
+        else await tab.navigateTo(url, 'complete', remaining);
         break;
       } catch (error) {
         const refusedAfter = await refusalAfterArrival(tab, watch, url, started);
@@ -116,6 +116,27 @@ export async function navigateTab(tab: Tab, target: string, options: ServerOptio
   }
 }
 
+const NO_DOCUMENT_AFTER_ANSWER_MS = 2_000;
+/** How long the answer to a javascript: URL's navigate is waited for: Firefox ESR runs the code and never answers. */
+const JAVASCRIPT_URL_ANSWER_MS = 500;
+
+/**
+ * A javascript: URL (with --allow-javascript) runs in the page and loads nothing unless its value is a page: no load
+ * to wait for, and no answer either from Firefox ESR, which would hold the reply for the whole timeout and then say
+ * it timed out, though the code ran.
+ */
+async function runJavascriptUrl(tab: Tab, url: string, timeout: number): Promise<void> {
+  const command = tab.navigateTo(url, 'none', timeout);
+  command.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const unanswered = new Promise<void>((resolve) => (timer = setTimeout(resolve, JAVASCRIPT_URL_ANSWER_MS)));
+  try {
+    await Promise.race([command, unanswered]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const withoutHash = (url: string): string => url.replace(/#.*$/, '');
 
 function reissued(url: string, arrival: Arrival): Arrival {
@@ -133,6 +154,8 @@ class NavigationWatch {
   private readonly committedIds = new Set<string>();
   /** Navigations that ended without one (aborted, failed). */
   private readonly endedIds = new Set<string>();
+  /** When the request of a navigation got its whole answer, by navigation id. */
+  private readonly answeredAt = new Map<string, number>();
   private readonly stop: () => void;
   /** A navigation of this call was replaced by another one. */
   abortedOnce = false;
@@ -144,8 +167,15 @@ class NavigationWatch {
       else if (kind === 'committed') this.committedIds.add(event.navigation);
       else if (kind === 'failed') this.endedIds.add(event.navigation);
     };
+    const answered = (event: RequestEnd): void => {
+      if (event.navigation && !this.answeredAt.has(event.navigation)) this.answeredAt.set(event.navigation, Date.now());
+    };
     tab.on('navigation', seen);
-    this.stop = () => tab.off('navigation', seen);
+    tab.network.on('ended', answered);
+    this.stop = () => {
+      tab.off('navigation', seen);
+      tab.network.off('ended', answered);
+    };
   }
 
   /** Whether a navigation to `url` started during this call and got as far as its own document. */
@@ -178,7 +208,7 @@ class NavigationWatch {
     for (;;) {
       // Armed before the look, so an event that comes in between is not missed.
       const change = new TabChange(this.tab);
-      const limit = this.replaced(target) ? deadline : noReplacementBy;
+      const limit = this.replaced(target) ? Math.min(deadline, this.noDocumentBy()) : noReplacementBy;
       if (this.decided(target) || Date.now() > limit) {
         change.dispose();
         return;
@@ -199,6 +229,18 @@ class NavigationWatch {
   /** Whether a navigation started after the newest one to `target`. */
   private replaced(target: string): boolean {
     return this.started.length > 0 && this.started.length - 1 > this.newestTo(target);
+  }
+
+  /**
+   * When the newest navigation, answered but without a document of its own, counts as ended: Firefox starts a page's
+   * own navigation to a data: URL, answers its request and then shows nothing (it refuses top-level data: pages a page
+   * opens), and sends no event of its end; a download or a 204 leaves the tab where it was too. A document commits
+   * well within this after its answer, even on a busy machine.
+   */
+  private noDocumentBy(): number {
+    const newest = this.started.at(-1);
+    const answered = newest && this.answeredAt.get(newest.id);
+    return answered ? answered + NO_DOCUMENT_AFTER_ANSWER_MS : Infinity;
   }
 
   /** Whether the tab shows whichever navigation won: the one that replaced ours committed or ended, or ours committed. */

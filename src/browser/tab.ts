@@ -9,6 +9,7 @@ import type { ContextTree } from './context-tree.js';
 import { DownloadLog } from './downloads.js';
 import { FrameLinks } from './frames.js';
 import type { AuthAnswer } from './http-auth.js';
+import { loadedUnanswered } from './navigate-unanswered.js';
 import { NetworkLog } from './network-log.js';
 import type { RefRegistry } from './refs.js';
 import { PageScripts, type PageCallArgs } from './page-calls.js';
@@ -452,7 +453,19 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
 
   /** Loads `url` in the tab (`wait`: until which readiness state BiDi answers). */
   async navigateTo(url: string, wait: BrowsingContext.ReadinessState, timeout: number): Promise<void> {
-    await this.race(this.bidi.send('browsingContext.navigate', { context: this.context, url, wait }, { timeout, write: true }));
+    const command = this.bidi.send('browsingContext.navigate', { context: this.context, url, wait }, { timeout, write: true });
+    if (wait !== 'complete') {
+      await this.race(command);
+      return;
+    }
+    const unanswered = loadedUnanswered(this);
+    // Left unanswered, the command still times out later: nobody is waiting for it then.
+    command.catch(() => undefined);
+    try {
+      await this.race(Promise.race([command, unanswered.loaded]));
+    } finally {
+      unanswered.dispose();
+    }
   }
 
   /** Goes back (-1) or forward (1) in the tab's history. */

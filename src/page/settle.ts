@@ -108,11 +108,22 @@ trackFromStart();
  * Resolves once the DOM has not changed for quietMs (parsedQuietMs if no script changed it after parsing), no
  * finite animation runs and no loading indicator is shown, or after maxMs.
  */
-/** When the load event's handlers ended (performance.now() clock); Infinity while they have not, 0 without timing. */
+let completeWithoutLoadSince: number | undefined;
+const LOAD_EVENT_GRACE_MS = 300;
+
+/**
+ * When the load event's handlers ended (performance.now() clock); Infinity while they run, 0 without timing. A
+ * document complete whose load event has not begun is given a moment for it, then counts as loaded: its load was
+ * stopped (a page that navigates itself as it loads, to a URL Firefox then refuses, never fires it).
+ */
 function loadEnd(): number {
   const entry = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
   if (!entry) return 0;
-  return entry.loadEventEnd > 0 ? entry.loadEventEnd : document.readyState === 'complete' ? Infinity : 0;
+  if (entry.loadEventEnd > 0) return entry.loadEventEnd;
+  if (document.readyState !== 'complete') return 0;
+  if (entry.loadEventStart > 0) return Infinity;
+  completeWithoutLoadSince ??= performance.now();
+  return completeWithoutLoadSince + LOAD_EVENT_GRACE_MS;
 }
 
 export async function waitQuiet(args: QuietArgs): Promise<QuietReport> {

@@ -234,3 +234,58 @@ describe('unit: navigate leaves nothing listening on the tab (scripted BiDi peer
     expect(listeners(fake.tab)).to.deep.equal(before);
   });
 });
+
+// Firefox's own answers that never come: a navigate whose document loaded (microsoft/playwright#42183, and one CI run
+// here), and a page's own navigation it answered and then showed nothing for (a top-level data: URL it refuses).
+describe('unit: navigate when Firefox leaves something unanswered (scripted BiDi peer)', function () {
+  let fake;
+  afterEach(async function () {
+    await fake?.close();
+  });
+
+  async function peerTab(onNavigate) {
+    let current = { url: 'http://127.0.0.1:9/start', title: 'start', readyState: 'complete' };
+    const peer = await startFakeBidi((method, params, reply) => {
+      if (method === 'browsingContext.navigate') {
+        current = { url: params.url, title: 'wanted', readyState: 'complete' };
+        return onNavigate(params, reply);
+      }
+      if (method === 'script.callFunction') return reply.result(pageAnswer(current));
+      answerAttach(method, reply);
+    });
+    const { bidi, tab } = await tabOnPeer(peer, 8_000);
+    return { tab, peer, close: async () => (bidi.close(), await peer.close()) };
+  }
+
+  const arrived = (reply, url) => {
+    reply.event('browsingContext.navigationStarted', { context: CONTEXT, navigation: 'n1', url, timestamp: 0 });
+    reply.event('browsingContext.navigationCommitted', { context: CONTEXT, navigation: 'n1', url, timestamp: 0 });
+    reply.event('browsingContext.load', { context: CONTEXT, navigation: 'n1', url, timestamp: 0 });
+  };
+
+  it('arrives when the document loaded though the navigate command is never answered, well before the timeout', async function () {
+    fake = await peerTab((params, reply) => arrived(reply, params.url));
+    const listeners = fake.tab.listenerCount('navigation');
+    const started = Date.now();
+    const arrival = await navigateTab(fake.tab, TARGET, OPTIONS);
+    expect(arrival).to.deep.equal({ url: TARGET, title: 'wanted' });
+    expect(Date.now() - started).to.be.below(6_000);
+    expect(fake.tab.listenerCount('navigation')).to.equal(listeners);
+  });
+
+  it('stops waiting for a page navigation that got its answer and no document, and says the page it stayed on', async function () {
+    fake = await peerTab((params, reply) => {
+      arrived(reply, params.url);
+      const dataUrl = 'data:text/html,<title>refused</title>';
+      reply.event('browsingContext.navigationStarted', { context: CONTEXT, navigation: 'n2', url: dataUrl, timestamp: 0 });
+      const request = { request: 'r2', url: dataUrl, method: 'GET', headers: [], cookies: [], headersSize: 0, bodySize: 0, destination: 'document', initiatorType: null, timings: {} };
+      const response = { url: dataUrl, protocol: 'data', status: 200, statusText: 'OK', fromCache: false, headers: [], mimeType: 'text/html', bytesReceived: 0, headersSize: 0, bodySize: 0, content: { size: 0 } };
+      reply.event('network.responseCompleted', { context: CONTEXT, navigation: 'n2', isBlocked: false, redirectCount: 0, request, response, timestamp: 0 });
+      reply.result({ navigation: 'n1', url: params.url });
+    });
+    const started = Date.now();
+    const arrival = await navigateTab(fake.tab, TARGET, OPTIONS);
+    expect(arrival).to.deep.equal({ url: TARGET, title: 'wanted' });
+    expect(Date.now() - started).to.be.below(6_000);
+  });
+});
