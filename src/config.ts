@@ -171,6 +171,15 @@ const OPTIONS = {
   // JPEG by default: a third of PNG's time and size in Firefox, small text still legible (docs/benchmark.md).
   screenshotFormat: { commands: SESSIONS, flag: 'screenshot-format', kind: 'imageFormat', help: 'computer screenshots as jpeg or png (lossless); zoom stays png', default: 'jpeg' },
   screenshotQuality: { commands: SESSIONS, flag: 'screenshot-quality', kind: 'percent', help: 'JPEG quality of screenshots, 1-100', default: 80 },
+  // Claude refuses an image over 8000 px on a side, and over 2000 px when a request holds many images.
+  screenshotMaxSize: {
+    commands: SESSIONS,
+    flag: 'screenshot-max-size',
+    kind: 'viewport',
+    help: 'Largest image a screenshot or zoom returns, WxH; a larger one is scaled down to fit and the reply says by how much',
+    default: { width: 2000, height: 2000 },
+    defaultText: '2000x2000',
+  },
   // Unset: keep Firefox running.
   idleTimeout: {
     commands: SESSIONS,

@@ -119,6 +119,8 @@ export const computerOutput = z.object({
   ok: z.boolean(),
   width: z.number().optional(),
   height: z.number().optional(),
+  /** Image pixels per CSS pixel when a screenshot or zoom was scaled down to fit --screenshot-max-size. */
+  imageScale: z.number().optional(),
   savedTo: z.string().optional(),
   target: z
     .object({

@@ -10,27 +10,47 @@ import type { ActionHandler, ComputerResult } from '../computer.js';
 /** sharp (libvips) is loaded when an image needs it: at startup it cost ~55 ms the server spends beside Firefox's own start. */
 const loadSharp = async (): Promise<typeof SharpModule> => (await import('sharp')).default;
 
+type Size = { width: number; height: number };
+
+/** The factor (at most 1) that brings `size` within `max` on both sides. */
+export function fitFactor(size: Size, max: Size): number {
+  return Math.min(1, max.width / size.width, max.height / size.height);
+}
+
 /**
  * At a device scale factor N Firefox renders N image pixels per CSS pixel. Screenshots are scaled back to CSS pixels,
- * so a point read off one is the coordinate computer takes; zoom is the way to see the detail.
+ * so a point read off one is the coordinate computer takes; zoom is the way to see the detail. An image larger than
+ * `max` (a long page, a big element or viewport) is scaled down further to fit: a model API refuses a larger one, and
+ * the conversation with it.
  */
 async function inCssPixels(
   base64: string,
   scale: number,
   format: ImageFormat,
-  known?: { width: number; height: number },
-): Promise<{ base64: string; width: number; height: number }> {
+  max: Size,
+  known?: Size,
+): Promise<{ base64: string; width: number; height: number; fit: number; css: Size }> {
   // The viewport at ratio 1 is the common case: its size is known, so the image is passed on untouched.
-  if (scale === 1 && known) return { base64, ...known };
+  if (scale === 1 && known && fitFactor(known, max) === 1) return { base64, ...known, fit: 1, css: known };
   const sharp = await loadSharp();
   const meta = await sharp(Buffer.from(base64, 'base64')).metadata();
-  if (scale === 1) return { base64, width: meta.width, height: meta.height };
-  const width = Math.max(1, Math.round(meta.width / scale));
-  const height = Math.max(1, Math.round(meta.height / scale));
+  const css = { width: Math.max(1, Math.round(meta.width / scale)), height: Math.max(1, Math.round(meta.height / scale)) };
+  const fit = fitFactor(css, max);
+  if (scale === 1 && fit === 1) return { base64, ...css, fit, css };
+  const width = Math.max(1, Math.min(max.width, Math.round(css.width * fit)));
+  const height = Math.max(1, Math.min(max.height, Math.round(css.height * fit)));
   const resized = sharp(Buffer.from(base64, 'base64')).resize(width, height, { fit: 'fill' });
   const out = format.type === 'jpeg' ? await resized.jpeg({ quality: format.quality }).toBuffer() : await resized.png().toBuffer();
-  return { base64: out.toString('base64'), width, height };
+  return { base64: out.toString('base64'), width, height, fit: width / css.width, css };
 }
+
+/** How a reply says that an image was scaled down to fit, so that a point read off it maps back to CSS pixels. */
+export function scaledDownNote(fit: number, css: Size, max: Size): string {
+  return `the ${css.width}x${css.height} CSS pixels scaled down to ${percent(fit)} to fit ${max.width}x${max.height} (--screenshot-max-size): divide a point read off it by ${round3(fit)} for CSS pixels`;
+}
+
+const round3 = (value: number): number => Math.round(value * 1000) / 1000;
+const percent = (fit: number): string => `${(fit * 100).toFixed(fit < 0.1 ? 1 : 0)}%`;
 
 /** What a screenshot shows: the viewport, the whole document (full_page) or one element (ref). */
 async function captureWhat(context: Parameters<ActionHandler>[0], args: Parameters<ActionHandler>[1], format: ImageFormat): Promise<{ base64: string; what: string; note?: string }> {
@@ -57,12 +77,14 @@ const screenshot: ActionHandler = async (context, args) => {
   const mimeType = format.type === 'jpeg' ? 'image/jpeg' : 'image/png';
   const captured = await captureWhat(context, args, format);
   const scale = tab.deviceScaleFactor;
-  const { base64, width, height } = await inCssPixels(captured.base64, scale, format, args.ref || args.full_page ? undefined : tab.viewport);
-  const result: ComputerResult = { action: 'screenshot', ok: true, width, height, ...(captured.note ? { note: captured.note } : {}) };
+  const max = options.screenshotMaxSize;
+  const { base64, width, height, fit, css } = await inCssPixels(captured.base64, scale, format, max, args.ref || args.full_page ? undefined : tab.viewport);
+  const notes = [captured.note, fit < 1 ? scaledDownNote(fit, css, max) : undefined].filter((note) => note !== undefined);
+  const result: ComputerResult = { action: 'screenshot', ok: true, width, height, ...(fit < 1 ? { imageScale: round3(fit) } : {}), ...(notes.length ? { note: notes.join('; ') } : {}) };
   if (args.save_to_disk) result.savedTo = await saveImage(context.group.outputDir, `tab${tab.id}-screenshot`, Buffer.from(base64, 'base64'), mimeType);
   const encoding = format.type === 'jpeg' ? `JPEG quality ${format.quality}` : 'PNG';
-  const pixels = scale === 1 ? 'at device pixel ratio 1' : `in CSS pixels (rendered at device pixel ratio ${scale}, scaled back so coordinates match computer's)`;
-  const text = `Screenshot of ${captured.what} of tab ${tab.id}, ${width}x${height} ${encoding} ${pixels}.${captured.note ? ` Note: ${captured.note}.` : ''}${result.savedTo ? ` Saved to ${result.savedTo}` : ''}`;
+  const pixels = fit < 1 ? 'scaled down' : scale === 1 ? 'at device pixel ratio 1' : `in CSS pixels (rendered at device pixel ratio ${scale}, scaled back so coordinates match computer's)`;
+  const text = `Screenshot of ${captured.what} of tab ${tab.id}, ${width}x${height} ${encoding} ${pixels}.${notes.length ? ` Note: ${notes.join('; ')}.` : ''}${result.savedTo ? ` Saved to ${result.savedTo}` : ''}`;
   return { structured: result, text, images: [{ base64, mimeType }] };
 };
 
@@ -93,31 +115,46 @@ async function exactSize(png: Buffer, want: { width: number; height: number }): 
 }
 
 const zoom: ActionHandler = async (context, args) => {
-  const { tab } = context;
+  const { tab, options } = context;
   const box = checkRegion(args.region, tab.viewport);
+  const max = options.screenshotMaxSize;
   // By default at the tab's own pixel ratio (--device-scale-factor), so a sharp render costs no re-layout.
-  const scale = args.scale ?? Math.max(1, tab.deviceScaleFactor);
-  let png: Buffer;
-  if (scale === tab.deviceScaleFactor) {
-    png = await tab.screenshot({ type: 'box', ...box });
-  } else {
-    const { width, height } = tab.viewport;
-    await tab.setViewport(width, height, scale);
-    try {
-      png = await tab.screenshot({ type: 'box', ...box });
-    } finally {
-      await tab.setViewport(width, height);
-    }
-  }
-  const want = { width: Math.round(box.width * scale), height: Math.round(box.height * scale) };
+  const asked = args.scale ?? Math.max(1, tab.deviceScaleFactor);
+  // A render larger than an image may be is made at the largest ratio that fits, and below ratio 1 scaled down.
+  const fits = asked * fitFactor({ width: box.width * asked, height: box.height * asked }, max);
+  const scale = Math.max(1, fits);
+  let png = await renderRegion(tab, box, scale);
+  let want = { width: Math.min(max.width, Math.round(box.width * scale)), height: Math.min(max.height, Math.round(box.height * scale)) };
   png = await exactSize(png, want);
+  if (fits < 1) {
+    want = { width: Math.max(1, Math.round(box.width * fits)), height: Math.max(1, Math.round(box.height * fits)) };
+    png = await (await loadSharp())(png).resize(want.width, want.height, { fit: 'fill' }).png().toBuffer();
+  }
+  const ratio = want.width / box.width;
   const result: ComputerResult = { action: 'zoom', ok: true, width: want.width, height: want.height };
   if (args.save_to_disk) result.savedTo = await saveImage(context.group.outputDir, `tab${tab.id}-zoom`, png);
-  const how = scale === 1 ? 'at device pixel ratio 1' : `rendered at device pixel ratio ${scale} (${scale} image pixels per CSS pixel)`;
+  const how = fits < asked
+    ? `${round3(ratio)} image pixels per CSS pixel, not the ${asked} asked for: the most that fits ${max.width}x${max.height} (--screenshot-max-size)`
+    : scale === 1
+      ? 'at device pixel ratio 1'
+      : `rendered at device pixel ratio ${scale} (${scale} image pixels per CSS pixel)`;
   const text = `Zoom of [${box.x}, ${box.y}, ${box.x + box.width}, ${box.y + box.height}]: ${want.width}x${want.height} PNG ${how}.${result.savedTo ? ` Saved to ${result.savedTo}` : ''}`;
-  if (scale !== 1) result.note = how;
+  if (fits < asked) result.imageScale = round3(ratio);
+  if (ratio !== 1) result.note = how;
   return { structured: result, text, images: [{ data: png, mimeType: 'image/png' }] };
 };
+
+/** The region rendered at `scale` image pixels per CSS pixel (the viewport's ratio is put back after). */
+async function renderRegion(tab: Parameters<ActionHandler>[0]['tab'], box: { x: number; y: number; width: number; height: number }, scale: number): Promise<Buffer> {
+  if (scale === tab.deviceScaleFactor) return tab.screenshot({ type: 'box', ...box });
+  const { width, height } = tab.viewport;
+  await tab.setViewport(width, height, scale);
+  try {
+    return await tab.screenshot({ type: 'box', ...box });
+  } finally {
+    await tab.setViewport(width, height);
+  }
+}
 
 const wait: ActionHandler = async (context, args) => {
   if (args.duration === undefined) throw new ToolError('invalid_arguments', 'duration: wait needs the seconds to wait (0-10).', { field: 'duration' });
