@@ -143,6 +143,13 @@ const OPTIONS = {
     help: 'Answer HTTP authentication with [ORIGIN=]USER:PASS (else it is cancelled and the 401 page shows; visible in ps: prefer --http-credentials-file)',
     defaultText: 'none',
   },
+  secrets: {
+    commands: SESSIONS,
+    flag: 'secrets',
+    kind: 'string',
+    help: 'A dotenv file of NAME=value: ${NAME} in a tool argument is the value, and replies and saved scripts show ${NAME} instead of it',
+    defaultText: 'none',
+  },
   httpCredentialsFile: { flag: 'http-credentials-file', kind: 'string', help: 'Read --http-credentials from the first line of this file', defaultText: 'none' },
   // Tool groups listed beyond the default ones (storage).
   caps: { flag: 'caps', kind: 'list', help: 'Tool groups to list beyond the default ones: storage, pdf, script (see docs/tool-list.md)', default: [], defaultText: 'none' },

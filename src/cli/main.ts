@@ -52,6 +52,7 @@ async function main(argv: string[]): Promise<number> {
   catchSignals();
   // Mistakes in these surface now, not at the first tool call.
   if (options.storageState) (await import('../browser/storage.js')).readStorageState(options.storageState);
+  if (options.secrets) (await import('../mcp/secrets.js')).secretsOf(options);
   if (options.caps.length || options.tools.length) (await import('../mcp/server.js')).checkToolChoice(options);
   const launch = await import('../browser/launch-prefs.js');
   launch.launchTuning(options);

@@ -1,3 +1,4 @@
+import { secretsOf } from '../mcp/secrets.js';
 import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -31,7 +32,9 @@ export async function runScriptCommand(scriptPath: string, options: ServerOption
   const name = scriptPath === '-' ? '<stdin>' : scriptPath;
   let steps: ScriptStep[];
   try {
-    steps = parseScript(readScript(scriptPath), tools);
+    // A name of --secrets is set too: the server fills it in.
+    const secrets = secretsOf(options);
+    steps = parseScript(readScript(scriptPath), tools, secrets ? { ...process.env, ...secrets.placeholders() } : true);
   } catch (error) {
     const parse = error instanceof ScriptParseError;
     const message = parse ? `${name}:${error.line}: ${error.reason}` : `${name}: ${(error as Error).message}`;

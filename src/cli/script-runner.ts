@@ -1,3 +1,4 @@
+import { Secrets, secretsOf } from '../mcp/secrets.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { saveImage } from '../browser/output.js';
 import type { ServerOptions } from '../config.js';
@@ -15,8 +16,6 @@ const URL_WAIT_MS = 5_000;
 export type EnvLookup = (name: string) => string | undefined;
 
 export const fromEnvironment: EnvLookup = (name) => process.env[name];
-/** Printed arguments keep `${NAME}` for a variable from the environment, so a secret never reaches the output. */
-const masked: EnvLookup = (name) => (process.env[name] !== undefined ? `\${${name}}` : undefined);
 
 function lookup(name: string, saved: Map<string, unknown>, env: EnvLookup): unknown {
   if (saved.has(name)) return saved.get(name);
@@ -47,32 +46,12 @@ export function substitute(value: unknown, saved: Map<string, unknown>, env: Env
   return value;
 }
 
-/** The spellings of a value a result may show it in: as is, URL-encoded (path, query, form) and JSON-escaped. */
-function spellings(value: string): string[] {
-  const forms = [value, JSON.stringify(value).slice(1, -1)];
-  try {
-    forms.push(encodeURIComponent(value), encodeURI(value), new URLSearchParams({ v: value }).toString().slice(2));
-  } catch {
-    // A lone surrogate cannot be URL-encoded; a URL cannot hold it either.
-  }
-  return forms;
-}
-
 /**
  * Replaces every spelling of each environment value a step expanded with `${NAME}`, deeply, in what run prints: a
  * URL, a field's value or a delta may show it back, and the printed arguments already say `${NAME}`.
  */
 export function maskValues(value: unknown, exposed: Map<string, string>): unknown {
-  if (exposed.size === 0) return value;
-  const pairs = [...exposed].flatMap(([name, secret]) => spellings(secret).filter(Boolean).map((form) => [form, `\${${name}}`] as const));
-  pairs.sort((a, b) => b[0].length - a[0].length);
-  const mask = (item: unknown): unknown => {
-    if (typeof item === 'string') return pairs.reduce((text, [form, shown]) => text.split(form).join(shown), item);
-    if (Array.isArray(item)) return item.map(mask);
-    if (item && typeof item === 'object') return Object.fromEntries(Object.entries(item).map(([k, v]) => [k, mask(v)]));
-    return item;
-  };
-  return mask(value);
+  return exposed.size === 0 ? value : new Secrets(exposed).mask(value);
 }
 
 export function resultText(result: CallToolResult): string {
@@ -145,7 +124,11 @@ export class ScriptRunner {
   readonly saved = new Map<string, unknown>();
   /** Environment values the steps so far expanded (name -> value): masked in everything printed after. */
   private readonly exposed = new Map<string, string>();
+  /** Printed arguments keep `${NAME}` for a variable from the environment or --secrets: a secret never reaches the output. */
+  private readonly shownEnv: EnvLookup = (name) => (process.env[name] !== undefined || secretsOf(this.options)?.has(name) ? `\${${name}}` : undefined);
   private readonly fromEnv: EnvLookup = (name) => {
+    // A name of --secrets stays as written: the server fills it in, and masks it in every result.
+    if (secretsOf(this.options)?.has(name)) return `\${${name}}`;
     const value = process.env[name];
     if (value !== undefined) this.exposed.set(name, value);
     return value;
@@ -207,7 +190,7 @@ export class ScriptRunner {
     let shown = step.args;
     let result: CallToolResult;
     try {
-      shown = substitute(step.args, this.saved, masked) as Record<string, unknown>;
+      shown = substitute(step.args, this.saved, this.shownEnv) as Record<string, unknown>;
       args = substitute(step.args, this.saved, this.fromEnv) as Record<string, unknown>;
       const tool = this.byName.get(step.tool);
       if (!tool) throw new ToolError('invalid_arguments', `No tool named "${step.tool}".`, { field: 'tool' });

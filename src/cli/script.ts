@@ -164,8 +164,11 @@ export function parseStepList(node: unknown, src: SourceDoc, tools: Map<string, 
   return node.items.map((item) => parseStep(item, src, tools));
 }
 
-/** A `run` script: a list of steps, or a mapping with `steps:`. */
-export function parseScript(source: string, tools: Tool[], checkRefs = true): ScriptStep[] {
+/**
+ * A `run` script: a list of steps, or a mapping with `steps:`. `checkRefs`: whether each `$NAME` must be saved by a
+ * step or set, in the environment or in `env` when given.
+ */
+export function parseScript(source: string, tools: Tool[], checkRefs: boolean | NodeJS.ProcessEnv = true): ScriptStep[] {
   const src = parseSource(source);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const root = src.doc.contents;
@@ -178,8 +181,8 @@ export function parseScript(source: string, tools: Tool[], checkRefs = true): Sc
   return checked(parseStepList(root as YamlNode, src, byName), checkRefs);
 }
 
-function checked(steps: ScriptStep[], checkRefs: boolean): ScriptStep[] {
-  if (checkRefs) checkReferences(steps);
+function checked(steps: ScriptStep[], checkRefs: boolean | NodeJS.ProcessEnv): ScriptStep[] {
+  if (checkRefs) checkReferences(steps, checkRefs === true ? process.env : checkRefs);
   return steps;
 }
 

@@ -9,6 +9,7 @@ import { escapeControls, escapeDeep } from '../text-safety.js';
 import { renderText } from './render.js';
 import { MAX_ARGUMENT_DEPTH, tooDeepField } from './arg-depth.js';
 import type { RefPin } from './recorder.js';
+import { secretsOf, type Secrets } from './secrets.js';
 import type { Session } from './session.js';
 import { sessionToolContext, tabToolContext } from './tool-context.js';
 
@@ -71,7 +72,16 @@ async function withOpenedTabs(response: ToolResponse<Record<string, unknown>>, s
 
 /** Validates, resolves the tab inside the caller's group, runs the handler, and codes every failure. */
 export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, options: ServerOptions): Promise<CallToolResult> {
+  const secrets = secretsOf(options);
+  if (!secrets) return dispatchRecorded(tool, rawArgs, session, options);
+  // The tool gets the values; the reply, and the script recorded, get `${NAME}` back.
+  return dispatchRecorded(tool, rawArgs, session, options, secrets);
+}
+
+async function dispatchRecorded(tool: Tool, rawArgs: unknown, session: Session, options: ServerOptions, secrets?: Secrets): Promise<CallToolResult> {
   const recorder = session.recorder;
+  const masked = (result: CallToolResult): CallToolResult => (secrets ? secrets.maskResult(result) : result);
+  const toolArgs = secrets ? secrets.fill(rawArgs) : rawArgs;
   // Before anything walks them (zod, the recorder, the export): what is refused here is recorded without its value.
   const deep = tooDeepField(rawArgs);
   if (deep !== null) {
@@ -79,12 +89,12 @@ export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, o
     recorder?.record(tool, { [deep]: `<nested deeper than ${MAX_ARGUMENT_DEPTH} levels>` }, result);
     return result;
   }
-  if (!recorder) return dispatchCall(tool, rawArgs, session, options);
+  if (!recorder) return masked(await dispatchCall(tool, toolArgs, session, options));
   // Recording (--save-script, --caps script): the call, and how the element of its ref can be found again.
   const call: { pin?: RefPin } = {};
-  const result = await dispatchCall(tool, rawArgs, session, options, call);
+  const result = masked(await dispatchCall(tool, toolArgs, session, options, call));
   const args = rawArgs && typeof rawArgs === 'object' ? (rawArgs as Record<string, unknown>) : {};
-  recorder.record(tool, args, result, call.pin);
+  recorder.record(tool, args, result, secrets && call.pin ? secrets.mask(call.pin) : call.pin);
   return result;
 }
 

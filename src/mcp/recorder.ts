@@ -69,6 +69,8 @@ export class SessionRecorder {
     readonly viewport = '',
     /** The output dir the autosave file is in (made before the first write). */
     private readonly outputDir = '',
+    /** Names of --secrets: their `${NAME}` stays a reference in the script, filled in by a replay with the same file. */
+    private readonly secretNames: ReadonlySet<string> = new Set(),
   ) {}
 
   /** Learns the refs a reply showed (snapshot, find, delta and target lines) and what each one is. */
@@ -147,7 +149,7 @@ export class SessionRecorder {
 
   /** The script as text, with what it left out. */
   export(): ExportedScript {
-    return renderScript(this.calls, { droppedCalls: this.droppedCalls, viewport: this.viewport });
+    return renderScript(this.calls, { droppedCalls: this.droppedCalls, viewport: this.viewport, secretNames: this.secretNames });
   }
 
   /** Rewrites the --save-script file (one write at a time, the latest state last). */

@@ -38,11 +38,12 @@ function secretName(text: string, taken: Map<string, string>): string {
 /**
  * Recorded text as a script writes it: every `$` doubled, deeply, so `run` replays it literally. What the agent typed
  * or visited may hold `${AWS_SECRET_ACCESS_KEY}` because a page asked for it; unescaped, the replay would expand it.
+ * Only a `${NAME}` of --secrets (`kept`) stays a reference: the agent wrote it so, and the server filled it in.
  */
-export function literal(value: unknown): unknown {
-  if (typeof value === 'string') return value.replace(/\$/g, '$$$$');
-  if (Array.isArray(value)) return value.map(literal);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, literal(item)]));
+export function literal(value: unknown, kept: ReadonlySet<string> = new Set()): unknown {
+  if (typeof value === 'string') return value.replace(/\$\{([A-Za-z_]\w*)\}|\$/g, (token, name?: string) => (name !== undefined && kept.has(name) ? token : token.replace('$', '$$$$')));
+  if (Array.isArray(value)) return value.map((item) => literal(item, kept));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, literal(item, kept)]));
   return value;
 }
 
@@ -69,7 +70,7 @@ function line(tool: string, args: Record<string, unknown>, extra: string[] = [])
  * open them, text typed into password fields replaced by `${FIREFOX_USE_SECRET_N}`, every other `$` written `$$` (literal
  * in `run`). Failed calls become comments.
  */
-export function renderScript(calls: RecordedCall[], context: { droppedCalls: number; viewport: string }): ExportedScript {
+export function renderScript(calls: RecordedCall[], context: { droppedCalls: number; viewport: string; secretNames?: ReadonlySet<string> }): ExportedScript {
   const kept = calls.filter((call) => call.ok && !looks(call));
   const failed = calls.filter((call) => !call.ok);
   const tabsUsed = new Set(kept.flatMap((call) => [call.tabId, call.createdTab].filter((id): id is number => id !== undefined)));
@@ -115,7 +116,7 @@ export function renderScript(calls: RecordedCall[], context: { droppedCalls: num
     if (looks(call)) continue;
     const { tabId: _recorded, ...rest } = call.args;
     // Only what the export itself adds below ($ref_N, $tabN, ${FIREFOX_USE_SECRET_N}) is a substitution.
-    const args = literal(rest) as Record<string, unknown>;
+    const args = literal(rest, context.secretNames) as Record<string, unknown>;
     if (call.tool === 'tabs_create_mcp') {
       if (first === null && call.createdTab !== undefined) first = call.createdTab;
       const name = `tab${tabNames.size + 1}`;
@@ -131,7 +132,7 @@ export function renderScript(calls: RecordedCall[], context: { droppedCalls: num
       const { ref, query, match, info } = call.pin;
       const what = info ? `${info.role}${info.name ? ` "${info.name}"` : ''}` : 'an element';
       if (query) {
-        out.push(line('find', { ...where, query: literal(query) }, [`save: ${ref}`, ...(match > 1 ? [`match: ${match}`] : [])]));
+        out.push(line('find', { ...where, query: literal(query, context.secretNames) }, [`save: ${ref}`, ...(match > 1 ? [`match: ${match}`] : [])]));
         steps++;
         where = {};
         args['ref'] = `$${ref}`;

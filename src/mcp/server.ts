@@ -1,3 +1,4 @@
+import { secretsOf } from './secrets.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
@@ -67,7 +68,7 @@ export function checkToolChoice(options: Pick<ServerOptions, 'caps' | 'tools'>):
 function recorderFor(options: ServerOptions): SessionRecorder {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const path = options.saveScript ? insideDir(options.outputDir, `session-${stamp}-${randomUUID().slice(0, 8)}.yaml`) : null;
-  return new SessionRecorder(path, `${options.viewport.width}x${options.viewport.height}`, options.outputDir);
+  return new SessionRecorder(path, `${options.viewport.width}x${options.viewport.height}`, options.outputDir, new Set(Object.keys(secretsOf(options)?.placeholders() ?? {})));
 }
 
 function didYouMean(name: string, tools: Tool[]): string {
