@@ -73,6 +73,7 @@ const EXPECTED: Record<Kind, string> = {
 export type CommandName = 'mcp' | 'serve' | 'run' | 'regress' | 'doctor';
 const EVERY_COMMAND: readonly CommandName[] = ['mcp', 'serve', 'run', 'regress', 'doctor'];
 const SERVE: readonly CommandName[] = ['serve'];
+const MCP: readonly CommandName[] = ['mcp'];
 /** regress makes a throwaway profile per browser: a profile flag would be ignored. */
 const OWN_PROFILE: readonly CommandName[] = ['mcp', 'serve', 'run', 'doctor'];
 /** What only an agent's session reads (tab caps, idle release, screenshot encoding). */
@@ -114,6 +115,23 @@ const OPTIONS = {
   allowJavascript: { flag: 'allow-javascript', kind: 'boolean', help: 'List javascript_tool and let javascript: URLs run', default: false },
   allowUnrestrictedFileAccess: { flag: 'allow-unrestricted-file-access', kind: 'boolean', help: 'Let file: URLs load (local files)', default: false },
   sharedBrowserContext: { commands: SERVE, flag: 'shared-browser-context', kind: 'boolean', help: 'serve: all sessions share one cookie jar and storage', default: false },
+  // Several agents on one profile share its browser through a per-profile daemon (docs/profiles.md).
+  exclusive: {
+    commands: MCP,
+    flag: 'exclusive',
+    kind: 'boolean',
+    help: 'Own the profile\'s Firefox alone instead of sharing it with other agents on this profile (a second one gets profile_locked)',
+    default: false,
+  },
+  ownStorage: {
+    commands: MCP,
+    flag: 'own-storage',
+    kind: 'boolean',
+    help: "On a shared profile browser: cookies and storage of this agent's own, starting empty, instead of the profile's",
+    default: false,
+  },
+  daemonFile: { commands: SERVE, flag: 'daemon-file', kind: 'string', help: "serve: run as a profile's shared browser (started by mcp): write port and pid here, exit when unused", defaultText: 'none' },
+  daemonOptions: { commands: SERVE, flag: 'daemon-options', kind: 'string', help: 'serve: the options hash a shared browser records for the mcp bridges', defaultText: 'none' },
   // Empty means the output dir only: the working directory may be / or a home directory full of secrets.
   uploadRoots: { flag: 'upload-root', kind: 'list', help: 'Directories file_upload may read from', default: [], defaultText: 'the output dir' },
   downloadQuota: {

@@ -76,7 +76,10 @@ describe('artifacts: PDF, full-page and element screenshots, device scale factor
   });
 
   it('takes the whole page and one element by ref, the element even where it is scrolled out of view', async function () {
-    const server = await startServer({ args: ['--isolated', '--screenshot-format', 'png'] });
+    const server = await startServer({
+      // Pixel-exact boxes need the page unscaled: test/image-limits.test.mjs covers the scaling to the default max.
+      args: ['--isolated', '--screenshot-format', 'png', '--screenshot-max-size', '4000x4000'],
+    });
     try {
       const tabId = await firstTab(server);
       await server.ok('navigate', { tabId, url: site.url('/tall') });

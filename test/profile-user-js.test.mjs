@@ -39,12 +39,14 @@ describe("--profile PATH with the user's own user.js", function () {
       const text = server.text(await server.ok('get_page_text', { tabId }));
       // The comment names firefox-use: only the template's own first line makes a user.js ours.
       expect(text).to.include('header=fr-FR').and.include('ua=MyOwnAgent/1.0');
-      expect(server.stderr).to.include(`${dir} has its own user.js: kept as it is`);
+      // Said by the profile's shared browser, whose log this agent's stderr relays.
+      expect(await waitFor(() => server.stderr.includes(`${dir} has its own user.js: kept as it is`), 5_000)).to.equal(true);
     } finally {
       await server.close();
     }
     expect(await waitFor(() => !alive(pid), 15_000)).to.equal(true);
+    // The profile's shared browser closes a grace period after its last agent left, and gives the profile back.
+    expect(await waitFor(() => !existsSync(join(dir, 'firefox-use.lock')), 20_000)).to.equal(true);
     expect(readFileSync(join(dir, 'user.js'), 'utf8')).to.equal(USERS);
-    expect(existsSync(join(dir, 'firefox-use.lock'))).to.equal(false);
   });
 });

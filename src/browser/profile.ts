@@ -44,7 +44,7 @@ export interface LockInfo {
  * Whether the process runs. A killed process whose parent died is a zombie until PID 1 reaps it, and some inits (a
  * container's) never do: signal 0 still reaches it, so on Linux its state in /proc is read too.
  */
-function processAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (error) {
@@ -209,7 +209,8 @@ export class OwnedProfile {
         throw new ToolError(
           'profile_locked',
           `Profile ${dir} is in use by firefox-use pid ${holder.pid} (since ${holder.startedAt}). ` +
-            'Use --isolated for a throwaway profile, --profile NAME for another one, or share one browser with `firefox-use serve`.',
+            'Use --isolated for a throwaway profile, --profile NAME for another one, or share its browser: start both without ' +
+            '--exclusive (each agent then gets a tab group of its own in one browser), or use `firefox-use serve`.',
           { pid: holder.pid, profile: dir },
         );
       }

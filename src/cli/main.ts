@@ -65,6 +65,9 @@ async function main(argv: string[]): Promise<number> {
   }
   switch (commandName) {
     case 'mcp': {
+      const shared = await import('./shared.js');
+      // Other agents may use this profile too: its browser is a daemon's, and this process a bridge to it.
+      if (shared.sharesBrowser(options) && (await shared.runSharedStdio(options, named ? argv.slice(1) : argv))) return -1;
       // Firefox starts before the browser layer's modules load (~50 ms) and while the client connects; the first
       // call waits for this launch and gets its failure as its coded error.
       const owned = !options.connect && !options.webdriverUrl;

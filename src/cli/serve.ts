@@ -9,7 +9,9 @@ import type { ServerOptions } from '../config.js';
 import { ToolError } from '../errors.js';
 import { createMcpServer } from '../mcp/server.js';
 import { Session } from '../mcp/session.js';
+import { processAlive } from '../browser/profile.js';
 import { onShutdown } from './lifecycle.js';
+import { DaemonLife, bridgeSessionOptions } from './shared-daemon.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
@@ -23,6 +25,8 @@ interface Live {
   /** Whether it has called a tool: a bare initialize holds a slot briefly and is the first to give it up. */
   called: boolean;
   startedAt: number;
+  /** On a profile's shared browser: the pid of the mcp bridge of this session; its session ends when it dies. */
+  bridgePid?: number;
 }
 
 /**
@@ -86,7 +90,9 @@ function privateOutput(options: ServerOptions, own: string): ServerOptions {
 
 /** `firefox-use serve`: MCP over Streamable HTTP at /mcp, each MCP session with its own tab group in one browser. */
 export async function runServe(options: ServerOptions): Promise<void> {
-  const port = options.port;
+  // A profile's shared browser (started by `mcp`) takes any free port: the bridges read it from the daemon file.
+  const daemon = options.daemonFile ? new DaemonLife(options.daemonFile, options.daemonOptions ?? '') : null;
+  const port = daemon ? 0 : options.port;
   if (options.tokenFile) options = { ...options, token: readToken(options.tokenFile) };
   const loopbackBind = isLoopbackHost(options.host);
   if (!loopbackBind && !options.token) {
@@ -105,12 +111,14 @@ export async function runServe(options: ServerOptions): Promise<void> {
     process.stderr.write(`firefox-use: closed MCP session ${id}: ${why}\n`);
     void entry.transport.close().catch(() => undefined);
     void entry.session.close();
+    daemon?.sessions(live.size + initializing);
   };
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const [id, entry] of live) {
-      if (entry.busy > 0) continue;
-      if (now - entry.lastSeen >= idleMs) end(id, entry, `idle for ${options.sessionIdleSeconds} s (--session-idle-seconds)`);
+      if (entry.bridgePid !== undefined && !processAlive(entry.bridgePid)) end(id, entry, `its mcp bridge (pid ${entry.bridgePid}) is gone`);
+      else if (entry.busy > 0) continue;
+      else if (now - entry.lastSeen >= idleMs) end(id, entry, `idle for ${options.sessionIdleSeconds} s (--session-idle-seconds)`);
       else if (!entry.called && now - entry.startedAt >= BARE_SESSION_MS) end(id, entry, `no tool call in ${BARE_SESSION_MS / 1000} s`);
     }
   }, Math.min(10_000, Math.max(1_000, idleMs / 4)));
@@ -167,18 +175,26 @@ export async function runServe(options: ServerOptions): Promise<void> {
       if (live.size + initializing >= options.maxSessions) {
         return send(res, 503, `The server already has ${options.maxSessions} MCP sessions, its limit (--max-sessions). End one (DELETE /mcp) or try again later.`);
       }
-      const own = options.sharedBrowserContext ? undefined : join(options.outputDir, 'sessions', randomUUID());
-      const session = new Session(manager, { ownStorage: !options.sharedBrowserContext, ...(own ? { downloadDir: own } : {}) });
-      const sessionOptions = own ? privateOutput(options, own) : options;
+      // A profile's shared browser gives each agent the profile's cookies unless its bridge asks for its own, and
+      // the output dir and session options the agent started with.
+      const asked = daemon ? bridgeSessionOptions(options, req.headers) : options;
+      const ownStorage = daemon ? asked.ownStorage : !options.sharedBrowserContext;
+      // (An agent on a shared browser has an output dir of its own already.)
+      const own = ownStorage ? (daemon ? asked.outputDir : join(asked.outputDir, 'sessions', randomUUID())) : undefined;
+      const session = new Session(manager, { ownStorage, ...(own ? { downloadDir: own } : {}) });
+      const bridgePid = daemon ? Number(req.headers['x-firefox-use-pid']) : NaN;
+      const sessionOptions = own && !daemon ? privateOutput(asked, own) : asked;
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          live.set(id, { transport, session, lastSeen: Date.now(), busy: 0, called: false, startedAt: Date.now() });
+          live.set(id, { transport, session, lastSeen: Date.now(), busy: 0, called: false, startedAt: Date.now(), ...(Number.isInteger(bridgePid) ? { bridgePid } : {}) });
+          daemon?.sessions(live.size);
         },
       });
       transport.onclose = () => {
         if (transport.sessionId) live.delete(transport.sessionId);
         void session.close();
+        daemon?.sessions(live.size + initializing);
       };
       const server = createMcpServer(session, sessionOptions);
       initializing++;
@@ -198,7 +214,8 @@ export async function runServe(options: ServerOptions): Promise<void> {
     });
   });
 
-  onShutdown(async () => {
+  const exit = onShutdown(async () => {
+    daemon?.remove();
     clearInterval(sweep);
     http.close();
     const open = [...live.values()];
@@ -213,5 +230,6 @@ export async function runServe(options: ServerOptions): Promise<void> {
   const address = http.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   process.stderr.write(`firefox-use: MCP over Streamable HTTP at http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${boundPort}/mcp\n`);
+  daemon?.listening(boundPort, () => void exit(0));
   manager.prelaunch().catch((error: unknown) => process.stderr.write(`firefox-use: Firefox is not ready: ${(error as Error).message}\n`));
 }

@@ -30,7 +30,7 @@ describe('lifecycle: profiles, locks and shutdown', function () {
   });
 
   it('keeps a cookie in a profile given by path across a server restart', async function () {
-    const first = await startServer({ args: ['--profile', profileDir] });
+    const first = await startServer({ args: ['--profile', profileDir, '--exclusive'] });
     try {
       const tabId = await firstTab(first);
       await first.ok('navigate', { tabId, url: fixtures.url('/set-cookie?name=kept&value=yes') });
@@ -38,7 +38,7 @@ describe('lifecycle: profiles, locks and shutdown', function () {
       await first.close();
     }
     await waitFor(() => !existsSync(join(profileDir, 'firefox-use.lock')), 10_000);
-    const second = await startServer({ args: ['--profile', profileDir] });
+    const second = await startServer({ args: ['--profile', profileDir, '--exclusive'] });
     try {
       const tabId = await firstTab(second);
       const nav = await second.ok('navigate', { tabId, url: fixtures.url('/cookie-title') });
@@ -49,7 +49,7 @@ describe('lifecycle: profiles, locks and shutdown', function () {
   });
 
   it('closes an idle Firefox after --idle-timeout; the next call starts it again with the cookies kept and says the tabs went', async function () {
-    const server = await startServer({ args: ['--profile', profileDir, '--idle-timeout', '1500'] });
+    const server = await startServer({ args: ['--profile', profileDir, '--exclusive', '--idle-timeout', '1500'] });
     try {
       const tabId = await firstTab(server);
       await server.ok('navigate', { tabId, url: fixtures.url('/set-cookie?name=idle&value=kept') });
@@ -70,8 +70,8 @@ describe('lifecycle: profiles, locks and shutdown', function () {
   });
 
   it('answers profile_locked at once to a second server on the same profile, naming the pid and the ways out', async function () {
-    const first = await startServer({ args: ['--profile', profileDir] });
-    const second = await startServer({ args: ['--profile', profileDir] });
+    const first = await startServer({ args: ['--profile', profileDir, '--exclusive'] });
+    const second = await startServer({ args: ['--profile', profileDir, '--exclusive'] });
     try {
       await firstTab(first);
       const result = await second.call('tabs_context_mcp', { createIfEmpty: true });

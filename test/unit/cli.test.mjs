@@ -226,7 +226,7 @@ describe('server.json (MCP registry entry)', function () {
     expect(npm).to.include({ registryType: 'npm', identifier: pkg.name, version: pkg.version });
     expect(npm.transport).to.deep.equal({ type: 'stdio' });
     const documented = npm.environmentVariables.map((variable) => variable.name);
-    const serveOnly = new Set(['port', 'host', 'token', 'token-file', 'shared-browser-context', 'max-sessions', 'session-idle-seconds']);
+    const serveOnly = new Set(['port', 'host', 'token', 'token-file', 'shared-browser-context', 'max-sessions', 'session-idle-seconds', 'daemon-file', 'daemon-options']);
     const expected = FLAGS.filter((spec) => !serveOnly.has(spec.flag)).map((spec) => envName(spec.flag));
     expect(documented).to.have.members([...expected, 'FIREFOX_BIN', 'FIREFOX_USE_CONFIG']);
   });
