@@ -27,6 +27,8 @@ interface Live {
   startedAt: number;
   /** On a profile's shared browser: the pid of the mcp bridge of this session; its session ends when it dies. */
   bridgePid?: number;
+  /** Closes the session's tabs, and the browser session of its own if it has one (a remote endpoint's). */
+  release: () => Promise<void>;
 }
 
 /**
@@ -100,7 +102,10 @@ export async function runServe(options: ServerOptions): Promise<void> {
       field: 'token',
     });
   }
-  const manager = new BrowserManager(options);
+  // On a remote endpoint (a Selenium Grid) each MCP session gets a browser session of its own, created at its first
+  // call and deleted with it, so the Grid spreads them over its nodes; a local Firefox is shared, a group per session.
+  const perSessionBrowser = Boolean(options.webdriverUrl);
+  const manager = perSessionBrowser ? null : new BrowserManager(options);
   const live = new Map<string, Live>();
   /** Initializes being answered: they count against --max-sessions too. */
   let initializing = 0;
@@ -110,7 +115,7 @@ export async function runServe(options: ServerOptions): Promise<void> {
     live.delete(id);
     process.stderr.write(`firefox-use: closed MCP session ${id}: ${why}\n`);
     void entry.transport.close().catch(() => undefined);
-    void entry.session.close();
+    void entry.release();
     daemon?.sessions(live.size + initializing);
   };
   const sweep = setInterval(() => {
@@ -178,22 +183,29 @@ export async function runServe(options: ServerOptions): Promise<void> {
       // A profile's shared browser gives each agent the profile's cookies unless its bridge asks for its own, and
       // the output dir and session options the agent started with.
       const asked = daemon ? bridgeSessionOptions(options, req.headers) : options;
-      const ownStorage = daemon ? asked.ownStorage : !options.sharedBrowserContext;
+      const ownStorage = daemon ? asked.ownStorage : !options.sharedBrowserContext && !perSessionBrowser;
       // (An agent on a shared browser has an output dir of its own already.)
-      const own = ownStorage ? (daemon ? asked.outputDir : join(asked.outputDir, 'sessions', randomUUID())) : undefined;
-      const session = new Session(manager, { ownStorage, ...(own ? { downloadDir: own } : {}) });
+      const own = daemon ? (ownStorage ? asked.outputDir : undefined) : options.sharedBrowserContext ? undefined : join(asked.outputDir, 'sessions', randomUUID());
       const bridgePid = daemon ? Number(req.headers['x-firefox-use-pid']) : NaN;
       const sessionOptions = own && !daemon ? privateOutput(asked, own) : asked;
+      const browsers = manager ?? new BrowserManager(sessionOptions);
+      const session = new Session(browsers, { ownStorage, ...(own && ownStorage ? { downloadDir: own } : {}) });
+      let released: Promise<void> | null = null;
+      const release = (): Promise<void> =>
+        (released ??= (async () => {
+          await session.close();
+          if (browsers !== manager) await browsers.close();
+        })());
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          live.set(id, { transport, session, lastSeen: Date.now(), busy: 0, called: false, startedAt: Date.now(), ...(Number.isInteger(bridgePid) ? { bridgePid } : {}) });
+          live.set(id, { transport, session, release, lastSeen: Date.now(), busy: 0, called: false, startedAt: Date.now(), ...(Number.isInteger(bridgePid) ? { bridgePid } : {}) });
           daemon?.sessions(live.size);
         },
       });
       transport.onclose = () => {
         if (transport.sessionId) live.delete(transport.sessionId);
-        void session.close();
+        void release();
         daemon?.sessions(live.size + initializing);
       };
       const server = createMcpServer(session, sessionOptions);
@@ -206,7 +218,7 @@ export async function runServe(options: ServerOptions): Promise<void> {
         // A rejected initialize (bad version, bad params) made no session: free what was allocated for it.
         if (!transport.sessionId || !live.has(transport.sessionId)) {
           await server.close().catch(() => undefined);
-          await session.close();
+          await release();
         }
       }
     })().catch((error: unknown) => {
@@ -221,7 +233,8 @@ export async function runServe(options: ServerOptions): Promise<void> {
     const open = [...live.values()];
     await Promise.all(open.map(({ transport }) => transport.close().catch(() => undefined)));
     await Promise.all(open.map(({ session }) => session.recorder?.flush() ?? Promise.resolve()));
-    await manager.close();
+    await Promise.all(open.map(({ release }) => release()));
+    await manager?.close();
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -231,5 +244,5 @@ export async function runServe(options: ServerOptions): Promise<void> {
   const boundPort = typeof address === 'object' && address ? address.port : port;
   process.stderr.write(`firefox-use: MCP over Streamable HTTP at http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${boundPort}/mcp\n`);
   daemon?.listening(boundPort, () => void exit(0));
-  manager.prelaunch().catch((error: unknown) => process.stderr.write(`firefox-use: Firefox is not ready: ${(error as Error).message}\n`));
+  manager?.prelaunch().catch((error: unknown) => process.stderr.write(`firefox-use: Firefox is not ready: ${(error as Error).message}\n`));
 }

@@ -44,6 +44,8 @@ export interface PageOperations {
   scrollRefIntoView: { args: GuardArgs; result: AimResult };
   waitQuiet: { args: QuietArgs; result: QuietReport };
   waitFor: { args: WaitForArgs; result: WaitForReport };
+  /** Ends the document's waitFor calls (not met): their MCP call was cancelled. */
+  cancelWaits: { args: Record<string, never>; result: { cancelled: number } };
   /** Puts `text` on the clipboard through a copy command; needs a user activation (PageCallOptions.userActivation). */
   copyText: { args: { text: string }; result: { copied: boolean } };
   /** The document's origin and localStorage; null where storage is denied. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerOptions } from '../config.js';
+import { CallCancelled, NEVER, isCancelled } from '../abort.js';
 import { ToolError, isToolError } from '../errors.js';
 import { unmappedBidiError } from '../browser/bidi-errors.js';
 import type { Tool, ToolResponse } from '../tools/tool.js';
@@ -71,14 +72,16 @@ async function withOpenedTabs(response: ToolResponse<Record<string, unknown>>, s
 }
 
 /** Validates, resolves the tab inside the caller's group, runs the handler, and codes every failure. */
-export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, options: ServerOptions): Promise<CallToolResult> {
+export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, options: ServerOptions, signal: AbortSignal = NEVER): Promise<CallToolResult> {
   const secrets = secretsOf(options);
-  if (!secrets) return dispatchRecorded(tool, rawArgs, session, options);
   // The tool gets the values; the reply, and the script recorded, get `${NAME}` back.
-  return dispatchRecorded(tool, rawArgs, session, options, secrets);
+  const result = await dispatchRecorded(tool, rawArgs, session, options, signal, secrets ?? undefined);
+  // The client cancelled it and reads no reply (the SDK sends none): its next call hears how it ended.
+  if (signal.aborted) session.addNotice(cancelledNotice(tool.name, result));
+  return result;
 }
 
-async function dispatchRecorded(tool: Tool, rawArgs: unknown, session: Session, options: ServerOptions, secrets?: Secrets): Promise<CallToolResult> {
+async function dispatchRecorded(tool: Tool, rawArgs: unknown, session: Session, options: ServerOptions, signal: AbortSignal, secrets?: Secrets): Promise<CallToolResult> {
   const recorder = session.recorder;
   const masked = (result: CallToolResult): CallToolResult => (secrets ? secrets.maskResult(result) : result);
   const toolArgs = secrets ? secrets.fill(rawArgs) : rawArgs;
@@ -89,16 +92,16 @@ async function dispatchRecorded(tool: Tool, rawArgs: unknown, session: Session, 
     recorder?.record(tool, { [deep]: `<nested deeper than ${MAX_ARGUMENT_DEPTH} levels>` }, result);
     return result;
   }
-  if (!recorder) return masked(await dispatchCall(tool, toolArgs, session, options));
+  if (!recorder) return masked(await dispatchCall(tool, toolArgs, session, options, signal));
   // Recording (--save-script, --caps script): the call, and how the element of its ref can be found again.
   const call: { pin?: RefPin } = {};
-  const result = masked(await dispatchCall(tool, toolArgs, session, options, call));
+  const result = masked(await dispatchCall(tool, toolArgs, session, options, signal, call));
   const args = rawArgs && typeof rawArgs === 'object' ? (rawArgs as Record<string, unknown>) : {};
   recorder.record(tool, args, result, secrets && call.pin ? secrets.mask(call.pin) : call.pin);
   return result;
 }
 
-async function dispatchCall(tool: Tool, rawArgs: unknown, session: Session, options: ServerOptions, call?: { pin?: RefPin }): Promise<CallToolResult> {
+async function dispatchCall(tool: Tool, rawArgs: unknown, session: Session, options: ServerOptions, signal: AbortSignal, call?: { pin?: RefPin }): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {
     const { message, field } = describeZodError(parsed.error);
@@ -113,28 +116,52 @@ async function dispatchCall(tool: Tool, rawArgs: unknown, session: Session, opti
   const release = session.manager.hold();
   try {
     if (tool.scope === 'session') {
-      const response = await tool.handler(sessionToolContext(session, options), args);
+      const response = await tool.handler(sessionToolContext(session, options, signal), args);
       return successResult(response as ToolResponse<Record<string, unknown>>, session.takeLostTabsNotice());
     }
     const browser = await session.browser();
-    const notice = session.takeLostTabsNotice();
     const tab = session.resolveTab(browser, args['tabId'] as number);
     session.activeTabId = tab.id;
     const response = await tab.serialize(async () => {
+      // Cancelled while queued behind another call on the tab: it never starts.
+      if (signal.aborted) throw new CallCancelled(false);
       if (tool.worksWithDialog) {
         if (tab.isClosed) tab.assertUsable();
       } else {
         tab.assertUsable();
       }
       await browser.showTab(tab);
-      const tabContext = tabToolContext(session, options, browser, tab);
+      const tabContext = tabToolContext(session, options, browser, tab, signal);
       if (call && session.recorder) call.pin = await session.recorder.pin(tabContext, args);
       return tool.handler(tabContext, args);
     });
-    return successResult(await withOpenedTabs(response as ToolResponse<Record<string, unknown>>, session), notice);
+    // Taken once the call had its turn on the tab: a cancelled call it queued behind has left its notice by then.
+    return successResult(await withOpenedTabs(response as ToolResponse<Record<string, unknown>>, session), session.takeLostTabsNotice());
   } catch (error) {
+    if (isCancelled(error)) return cancelledResult(error);
     return errorResult(error);
   } finally {
     release();
   }
+}
+
+/** How a cancelled call ended, for the session's next notice; the client itself reads no reply to it. */
+const cancelledCalls = new WeakMap<CallToolResult, CallCancelled>();
+
+function cancelledResult(error: CallCancelled): CallToolResult {
+  const result: CallToolResult = { isError: true, content: [{ type: 'text', text: error.message }] };
+  cancelledCalls.set(result, error);
+  return result;
+}
+
+/** What the next reply says of a call the client cancelled: stopped, never begun, or done before the cancel came. */
+function cancelledNotice(tool: string, result: CallToolResult): string {
+  const stopped = cancelledCalls.get(result);
+  if (stopped && !stopped.started) return `Your cancelled ${tool} call never started: nothing was done.`;
+  if (stopped) {
+    const after = tool === 'navigate' ? ': the page it started loading may have gone on (read_page shows where the tab is)' : '; nothing is left running';
+    return `Your cancelled ${tool} call stopped while it waited${after}.`;
+  }
+  const first = result.content.find((part) => part.type === 'text')?.text.split('\n')[0] ?? '';
+  return `Your cancelled ${tool} call had ${result.isError ? 'failed' : 'been carried out'} before the cancel took effect: ${first}`;
 }

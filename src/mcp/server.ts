@@ -1,6 +1,6 @@
 import { secretsOf } from './secrets.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { insideDir } from '../browser/output.js';
@@ -15,6 +15,7 @@ import { dispatch, errorResult } from './dispatch.js';
 import { shallow, toJsonSchema, type JsonSchema } from './json-schema.js';
 import { SessionRecorder } from './recorder.js';
 import type { Session } from './session.js';
+import { SessionFiles } from './session-files.js';
 
 const errorSchema: JsonSchema = { type: 'object', properties: { error: { type: 'object' } }, required: ['error'] };
 
@@ -85,15 +86,16 @@ export function createMcpServer(session: Session, options: ServerOptions): Serve
   const server = new Server(
     { name: 'firefox-use', version: VERSION },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: {}, resources: { listChanged: true } },
       instructions:
         'A headless Firefox the server owns. Start with tabs_context_mcp (createIfEmpty: true): every tabId comes from it or ' +
         'tabs_create_mcp and names a tab of this session. navigate, then read_page or find for refs ("ref_12"), and act with ' +
         'computer or form_input using those refs. Coordinates are viewport CSS pixels of the latest screenshot.',
     },
   );
+  const files = new SessionFiles(options.outputDir);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) {
       return errorResult(
@@ -102,7 +104,16 @@ export function createMcpServer(session: Session, options: ServerOptions): Serve
         }),
       );
     }
-    return dispatch(tool, request.params.arguments, session, options);
+    const result = await dispatch(tool, request.params.arguments, session, options, extra.signal);
+    // Files the call saved, as links a client off this machine reads with resources/read.
+    const links = result.isError ? [] : files.register(result.structuredContent);
+    if (links.length) {
+      result.content.push(...links);
+      void server.sendResourceListChanged().catch(() => undefined);
+    }
+    return result;
   });
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: files.list() }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => files.read(request.params.uri));
   return server;
 }

@@ -87,9 +87,17 @@ export class Session {
     return browser;
   }
 
-  /** Tabs lost in a crash that this session has not been told about yet (told once). */
+  /** Said once, at the head of the next reply (a cancelled call's outcome). */
+  private pendingNotices: string[] = [];
+
+  addNotice(notice: string): void {
+    this.pendingNotices.push(notice);
+  }
+
+  /** Tabs lost in a crash, and other notices, that this session has not been told about yet (told once). */
   takeLostTabsNotice(): string | null {
-    const notices: string[] = [];
+    const notices: string[] = this.pendingNotices;
+    this.pendingNotices = [];
     if (this.lostTabs.length) {
       const ids = this.lostTabs.join(', ');
       notices.push(

@@ -63,21 +63,23 @@ class SessionGroup implements TabGroup {
 }
 
 /** A session tool's context: the group launches Firefox on first use, and keeps that browser for the rest of the call. */
-export function sessionToolContext(session: Session, options: ServerOptions): ToolContext {
+export function sessionToolContext(session: Session, options: ServerOptions, signal: AbortSignal): ToolContext {
   let browser: Promise<Browser> | undefined;
   return {
     group: new SessionGroup(session, () => (browser ??= session.browser()), options.outputDir),
     options,
     services: { openSessionCount: () => session.manager.listenerCount },
+    signal,
   };
 }
 
 /** A tab tool's context: the group works on the browser the tab lives in. */
-export function tabToolContext(session: Session, options: ServerOptions, browser: Browser, tab: Tab): TabToolContext {
+export function tabToolContext(session: Session, options: ServerOptions, browser: Browser, tab: Tab, signal: AbortSignal): TabToolContext {
   return {
     group: new SessionGroup(session, () => Promise.resolve(browser), options.outputDir),
     options,
     services: { openSessionCount: () => session.manager.listenerCount },
+    signal,
     tab,
   };
 }

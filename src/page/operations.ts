@@ -13,7 +13,7 @@ import { focusCheck, localIdForSelector, scrollRefIntoView, textOfSelector } fro
 import { pageInfo } from './info.js';
 import { identify } from './nodes.js';
 import { describeRef, snapshot } from './snapshot.js';
-import { waitFor, waitQuiet } from './settle.js';
+import { cancelWaits, waitFor, waitQuiet } from './settle.js';
 import { appeared, makeStill } from './still.js';
 import { readLocalStorage, writeLocalStorage } from './storage.js';
 import { pageText } from './text.js';
@@ -35,6 +35,7 @@ export const operations = {
   pageText,
   waitQuiet,
   waitFor,
+  cancelWaits,
   identify,
   setFieldValue,
   fileInputs,

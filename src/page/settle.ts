@@ -179,6 +179,16 @@ function elementShown(ref: { docId: string; id: number }): boolean {
   }
 }
 
+/** The waits of waitFor under way in this document, each ended (not met) by cancelWaits. */
+const pendingWaits = new Set<() => void>();
+
+/** Ends every waitFor of this document at once, as not met: its call was cancelled. */
+export function cancelWaits(): { cancelled: number } {
+  const count = pendingWaits.size;
+  for (const finish of [...pendingWaits]) finish();
+  return { cancelled: count };
+}
+
 /** Waits until `text` (case-insensitive, spaces collapsed) or the ref's element is shown, or gone, within timeoutMs. */
 export async function waitFor(args: WaitForArgs): Promise<WaitForReport> {
   const started = performance.now();
@@ -194,6 +204,7 @@ export async function waitFor(args: WaitForArgs): Promise<WaitForReport> {
     const finish = (met: boolean) => {
       if (done) return;
       done = true;
+      pendingWaits.delete(cancel);
       stop();
       window.clearInterval(timer);
       resolve({ met, waitedMs: Math.round(performance.now() - started) });
@@ -212,6 +223,8 @@ export async function waitFor(args: WaitForArgs): Promise<WaitForReport> {
       if (since >= 50) queueMicrotask(run);
       else window.setTimeout(run, 50 - since);
     };
+    const cancel = () => finish(false);
+    pendingWaits.add(cancel);
     const stop = observe(schedule);
     const timer = window.setInterval(() => {
       if (check()) finish(true);

@@ -57,6 +57,8 @@ export interface ToolContext {
   group: TabGroup;
   options: ServerOptions;
   services: ToolServices;
+  /** Aborts when the client cancels the call: a long wait stops there (src/abort.ts). */
+  signal: AbortSignal;
 }
 
 export interface TabToolContext extends ToolContext {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { unlessCancelled } from '../abort.js';
 import { describeDownloads, downloadsDuring } from '../browser/downloads.js';
 import type { AuthAnswer } from '../browser/http-auth.js';
 import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
@@ -59,7 +60,9 @@ export const navigateTool = defineTool({
   async handler(context, args) {
     context.tab.takeAuthAnswers();
     // A URL whose response is a file starts a download and leaves the old page in place: say so, not "arrived".
-    const { result: arrived, downloads } = await downloadsDuring(context.tab, () => navigateTab(context.tab, args.url, context.options), { navigationWaitMs: 2_000 });
+    const { result: arrived, downloads } = await downloadsDuring(context.tab, () => unlessCancelled(navigateTab(context.tab, args.url, context.options), context.signal), {
+      navigationWaitMs: 2_000,
+    });
     if (downloads.length) {
       const files = downloads.map((d) => ({ url: d.url, file: d.suggestedFilename, status: d.status, ...(d.path ? { path: d.path } : {}) }));
       const text = `That URL is a download, not a page. ${describeDownloads(downloads)}.\nTab ${context.tab.id} stays on ${arrived.title || '(untitled)'} — ${arrived.url}`;

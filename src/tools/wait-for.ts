@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CallCancelled } from '../abort.js';
 import { ToolError } from '../errors.js';
 import { defineTool, tabIdField } from './tool.js';
 
@@ -32,7 +33,7 @@ export const waitForTool = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   errors: ['ref_stale'],
-  async handler({ tab }, args) {
+  async handler({ tab, signal }, args) {
     if ((args.text === undefined) === (args.ref === undefined)) {
       throw new ToolError('invalid_arguments', 'text: give text or ref (one of them).', { field: args.text === undefined ? 'text' : 'ref' });
     }
@@ -46,7 +47,11 @@ export const waitForTool = defineTool({
       context = target.frameContext;
       ref = { docId: target.docId, id: target.localId };
     }
-    const report = await tab.callPage('waitFor', { text: args.text, ref, gone, timeoutMs }, { context, timeout: timeoutMs + 5_000 });
+    // A cancelled call ends the page's wait too, so nothing is left watching the page.
+    const cancel = () => void tab.callPage('cancelWaits', {}, { context }).catch(() => undefined);
+    signal.addEventListener('abort', cancel, { once: true });
+    const report = await tab.callPage('waitFor', { text: args.text, ref, gone, timeoutMs }, { context, timeout: timeoutMs + 5_000 }).finally(() => signal.removeEventListener('abort', cancel));
+    if (signal.aborted) throw new CallCancelled();
     const what = args.text ? `Text "${args.text}"` : args.ref!;
     const seconds = (report.waitedMs / 1000).toFixed(1);
     if (!report.met) {

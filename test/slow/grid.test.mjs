@@ -1,8 +1,9 @@
 // --webdriver-url against a real Selenium Grid 4: the Selenium Server jar from the npm package
-// @nightwatch/selenium-server, started by the test as a hub and a node (Java 17). The node's Firefox driver is the
+// @nightwatch/selenium-server, started by the test as a hub and two nodes (Java 17). The node's Firefox driver is the
 // repo's geckodriver-like endpoint (test/helpers/fake-geckodriver.mjs, which launches the real Firefox per session),
 // since geckodriver cannot be downloaded here. regress spreads its workers over two Grid slots, run and mcp go
-// through the Grid's own BiDi proxy (ws://GRID/session/ID/se/bidi), every session is deleted and nothing is left.
+// through the Grid's own BiDi proxy (ws://GRID/session/ID/se/bidi), serve gives each MCP session a Grid session of its
+// own, spread over both nodes; every session is deleted and nothing is left.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFixtureServer } from '../helpers/fixtures.mjs';
+import { startServe } from '../helpers/http-server.mjs';
 import { cli, firstTab, startServer } from '../helpers/mcp-client.mjs';
 import { alive, waitFor } from '../helpers/processes.mjs';
 
@@ -44,44 +46,62 @@ async function stop(proc) {
   clearTimeout(timer);
 }
 
-describe('--webdriver-url against a real Selenium Grid 4 (hub + node)', function () {
+const SLOTS_PER_NODE = 4;
+
+describe('--webdriver-url against a real Selenium Grid 4 (hub + two nodes)', function () {
   this.timeout(300_000);
-  let dir, hub, node, grid, fixtures;
+  let dir, hub, nodes, grid, fixtures;
   const status = async () => (await (await fetch(`${grid}/status`)).json()).value;
   /** Sessions the node created and stopped, from its own log lines. */
-  const nodeSessions = () => ({
-    created: node.lines.filter((l) => l.includes('Session created by the Node')).map((l) => /Id: ([\w-]+)/.exec(l)[1]),
-    stopped: node.lines.filter((l) => l.includes('Stopping session')).map((l) => /session ([\w-]+)/.exec(l)[1]),
-  });
+  const nodeSessions = () => {
+    const lines = nodes.flatMap((node) => node.lines);
+    return {
+      created: lines.filter((l) => l.includes('Session created by the Node')).map((l) => /Id: ([\w-]+)/.exec(l)[1]),
+      stopped: lines.filter((l) => l.includes('Stopping session')).map((l) => /session ([\w-]+)/.exec(l)[1]),
+    };
+  };
   const busySlots = async () => (await status()).nodes.flatMap((n) => n.slots).filter((s) => s.session).length;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'fu-grid-'));
-    fixtures = await startFixtureServer();
-    const [hubPort, pub, sub, nodePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    fixtures = await startFixtureServer({
+      // One agent's page: a field, and a button that greets by it.
+      '/agent': (req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(
+          '<!doctype html><title>agent</title><label>Name <input id="name"></label>' +
+            '<button onclick="out.textContent = \'hello \' + name.value">Greet</button><p id="out"></p>',
+        );
+      },
+    });
+    const [hubPort, pub, sub] = [await freePort(), await freePort(), await freePort()];
     grid = `http://127.0.0.1:${hubPort}`;
     const bus = ['--publish-events', `tcp://127.0.0.1:${pub}`, '--subscribe-events', `tcp://127.0.0.1:${sub}`];
     writeFileSync(
       join(dir, 'node.toml'),
-      ['[node]', 'detect-drivers = false', 'max-sessions = 2', 'override-max-sessions = true', '', '[[node.driver-configuration]]', 'display-name = "firefox"', 'max-sessions = 2',
+      ['[node]', 'detect-drivers = false', `max-sessions = ${SLOTS_PER_NODE}`, 'override-max-sessions = true', '', '[[node.driver-configuration]]', 'display-name = "firefox"', `max-sessions = ${SLOTS_PER_NODE}`,
         `webdriver-executable = ${JSON.stringify(DRIVER)}`, `stereotype = '{"browserName": "firefox", "platformName": "linux"}'`, ''].join('\n'),
     );
     hub = java(['hub', '--host', '127.0.0.1', '--port', String(hubPort), ...bus], join(dir, 'hub.log'));
-    node = java(['node', '--config', join(dir, 'node.toml'), '--host', '127.0.0.1', '--port', String(nodePort), '--grid-url', grid, ...bus], join(dir, 'node.log'));
-    // The hub's own readiness: a registered node with its two Firefox slots.
+    nodes = [];
+    for (const name of ['node-a', 'node-b']) {
+      const nodePort = await freePort();
+      nodes.push(java(['node', '--config', join(dir, 'node.toml'), '--host', '127.0.0.1', '--port', String(nodePort), '--grid-url', grid, ...bus], join(dir, `${name}.log`)));
+    }
+    // The hub's own readiness: both nodes registered with their Firefox slots.
     const ready = await waitFor(async () => {
       try {
         const value = await status();
-        return value.ready && value.nodes.some((n) => n.slots.length === 2);
+        return value.ready && value.nodes.filter((n) => n.slots.length === SLOTS_PER_NODE).length === 2;
       } catch {
         return false;
       }
     }, 120_000, 500);
-    expect(ready, `the Grid came up (hub: ${hub.lines.slice(-3).join(' | ')}; node: ${node.lines.slice(-3).join(' | ')})`).to.equal(true);
+    expect(ready, `the Grid came up (hub: ${hub.lines.slice(-3).join(' | ')}; nodes: ${nodes.map((n) => n.lines.slice(-2).join(' | ')).join(' ; ')})`).to.equal(true);
   });
 
   after(async () => {
-    await stop(node);
+    for (const node of nodes ?? []) await stop(node);
     await stop(hub);
     await fixtures?.close();
   });
@@ -137,6 +157,48 @@ describe('--webdriver-url against a real Selenium Grid 4 (hub + node)', function
     const id = nodeSessions().created[before];
     expect(id).to.be.a('string');
     expect(await waitFor(() => nodeSessions().stopped.includes(id), 20_000)).to.equal(true);
+    expect(await waitFor(async () => (await busySlots()) === 0, 20_000)).to.equal(true);
+  });
+  it("serve: 8 MCP sessions at once, each on a Grid session of its own over both nodes, none seeing another's tabs or cookies", async () => {
+    const before = nodeSessions().created.length;
+    const serve = await startServe({ args: ['--webdriver-url', grid, '--caps', 'storage'] });
+    try {
+      const agents = await Promise.all(Array.from({ length: 8 }, () => serve.connect()));
+      // A session that has not called a tool holds no Grid slot: its browser session is made at its first call.
+      expect(await busySlots()).to.equal(0);
+      const tabs = await Promise.all(
+        agents.map(async (agent, i) => {
+          const tabId = (await agent.ok('tabs_create_mcp', { url: fixtures.url('/agent') })).structuredContent.tabId;
+          const refOf = async (query) => /\[ref=(ref_\d+)\]/.exec(agent.text(await agent.ok('find', { tabId, query })))[1];
+          await agent.ok('computer', { tabId, action: 'left_click', ref: await refOf('Name textbox') });
+          await agent.ok('computer', { tabId, action: 'type', text: `agent ${i}` });
+          await agent.ok('computer', { tabId, action: 'left_click', ref: await refOf('Greet button') });
+          expect(agent.text(await agent.ok('get_page_text', { tabId }))).to.include(`hello agent ${i}`);
+          const shot = await agent.ok('computer', { tabId, action: 'screenshot' });
+          expect(shot.content.some((c) => c.type === 'image')).to.equal(true);
+          await agent.ok('cookies_set', { tabId, name: 'agent', value: String(i) });
+          return tabId;
+        }),
+      );
+      // Eight Grid sessions, four on each node: the Grid spread them.
+      const slots = (await status()).nodes.map((n) => n.slots.filter((slot) => slot.session).length);
+      expect(slots).to.deep.equal([SLOTS_PER_NODE, SLOTS_PER_NODE]);
+      expect(nodeSessions().created.length - before).to.equal(8);
+      for (const [i, agent] of agents.entries()) {
+        const own = (await agent.ok('tabs_context_mcp')).structuredContent.tabs;
+        expect(own.map((t) => t.tabId), `agent ${i} sees its one tab`).to.deep.equal([tabs[i]]);
+        const cookies = (await agent.ok('cookies_list', { tabId: tabs[i] })).structuredContent.cookies;
+        expect(cookies.map((c) => `${c.name}=${c.value}`), `agent ${i} sees its own cookie only`).to.deep.equal([`agent=${i}`]);
+      }
+      // A session that ends (DELETE /mcp) has its Grid session deleted at once; the others keep theirs.
+      await agents[0].end();
+      expect(await waitFor(async () => (await busySlots()) === 7, 20_000), 'the ended session gave its slot back').to.equal(true);
+      expect(agents[1].text(await agents[1].ok('get_page_text', { tabId: tabs[1] }))).to.include('hello agent 1');
+    } finally {
+      await serve.stop();
+    }
+    const ours = nodeSessions().created.slice(before);
+    expect(await waitFor(() => ours.every((id) => nodeSessions().stopped.includes(id)), 30_000), 'every Grid session deleted').to.equal(true);
     expect(await waitFor(async () => (await busySlots()) === 0, 20_000)).to.equal(true);
   });
 });

@@ -3,6 +3,7 @@
 import type SharpModule from 'sharp';
 import { saveImage } from '../../browser/output.js';
 import { resolveRef } from '../../browser/resolve.js';
+import { sleepUnlessCancelled } from '../../abort.js';
 import { ToolError } from '../../errors.js';
 import type { ImageFormat } from '../../browser/tab.js';
 import type { ActionHandler, ComputerResult } from '../computer.js';
@@ -158,7 +159,7 @@ async function renderRegion(tab: Parameters<ActionHandler>[0]['tab'], box: { x: 
 
 const wait: ActionHandler = async (context, args) => {
   if (args.duration === undefined) throw new ToolError('invalid_arguments', 'duration: wait needs the seconds to wait (0-10).', { field: 'duration' });
-  await context.tab.race(new Promise((resolve) => setTimeout(resolve, args.duration! * 1000)));
+  await context.tab.race(sleepUnlessCancelled(args.duration * 1000, context.signal));
   return { structured: { action: 'wait', ok: true }, text: `Waited ${args.duration} s.` };
 };
 
