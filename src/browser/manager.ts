@@ -157,11 +157,15 @@ export class BrowserManager {
   async close(): Promise<void> {
     this.shuttingDown = true;
     this.disarmIdle();
-    // A launch still under way gets a few seconds; past that the exit hook kills it (see reaper.ts).
-    const pending = this.launching
-      ? Promise.race([this.launching.catch(() => null), new Promise<null>((resolve) => setTimeout(() => resolve(null), 3_000).unref())])
+    // A launch still under way gets a few seconds; past that it is closed when it lands (a remote session made after
+    // its MCP session ended must still be deleted), and the exit hook kills a local one if the process goes first.
+    const launching = this.launching;
+    const late = Symbol('late');
+    const pending = launching
+      ? await Promise.race([launching.catch(() => null), new Promise<typeof late>((resolve) => setTimeout(() => resolve(late), 3_000).unref())])
       : null;
-    const browser = (await pending) ?? this.current;
+    if (pending === late) void launching!.then((browser) => browser.close(), () => undefined);
+    const browser = (pending === late ? null : pending) ?? this.current;
     await browser?.close();
     this.current = null;
   }

@@ -1,5 +1,6 @@
 // The lines of a delta for what left the page (`- removed: …`, counted per place), and the counted line of a
 // folded collection: the two places where refs the agent holds stop meaning what they meant.
+import { wordsOf } from './text-runs.js';
 import { kindOf, type Folded } from './fold.js';
 import { nameSuffix } from './names.js';
 import type { ClosedPopup } from './popups.js';
@@ -19,15 +20,16 @@ export function nearestWithRole(node: Node): Element | null {
 
 /** The text of a removed element with no role, as a name suffix; null when it had none or the parent still shows it. */
 function removedText(element: Element, parent: Node): string | null {
-  const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
-  if (!text) return null;
-  if ((parent.textContent ?? '').replace(/\s+/g, ' ').includes(text)) return null;
+  const glued = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+  if (!glued) return null;
+  if ((parent.textContent ?? '').replace(/\s+/g, ' ').includes(glued)) return null;
+  const text = wordsOf(element);
   return ` ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`;
 }
 
 /** What an item whose role takes no name from its content held (a list item's text), to tell which went. */
 function heldText(element: Element): string {
-  const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const text = wordsOf(element);
   return text ? ` (${text.length > 60 ? `${text.slice(0, 60)}…` : text})` : '';
 }
 

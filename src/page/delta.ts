@@ -3,6 +3,7 @@
 // under one place folded into a counted line). Around it: what is read before the action, riding on the page call
 // that checks the target (delta-before.ts), the wait for the page to settle (delta-settle.ts), what the records
 // say changed (delta-records.ts), the lines for what left or moved (delta-removed.ts, delta-moved.ts).
+import { wordsOf } from './text-runs.js';
 import type { PageDelta } from '../contract/index.js';
 import { PageError } from './errors.js';
 import { nameSuffix, quote } from './names.js';
@@ -385,7 +386,7 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     const others = inner.length > 1 ? ` and ${inner.length - 1} more` : '';
     if (named && role && existingLocalId(named) !== undefined) add(`- hidden: ${role}${nameSuffix(named, role)}${others}`);
     else if (!roleOf(element)) {
-      const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+      const text = wordsOf(element);
       if (text) add(`- hidden: text ${quote(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`);
     }
   }

@@ -24,13 +24,15 @@ export function drawnElsewhere(target: Element): boolean {
 
 /**
  * The box a hidden control is drawn by: its nearest ancestor of some size (a checkbox's wrapper, a code editor's
- * frame holding its input textarea), or null past 30% of the viewport, where it is layout, not the control.
+ * frame holding its input textarea), or null past 30% of the viewport, where it is layout, not the control. A
+ * textarea's editor may be a page-wide pane (EasyMDE's CodeMirror, 1240x300): up to 80% for it.
  */
 function controlBox(target: Element): Element | null {
+  const share = target.localName === 'textarea' ? 0.8 : 0.3;
   for (let up = composedParent(target); up && up !== document.body && up !== document.documentElement; up = composedParent(up)) {
     const box = up.getBoundingClientRect();
     if (box.width * box.height < 400) continue;
-    return box.width * box.height <= 0.3 * window.innerWidth * window.innerHeight ? up : null;
+    return box.width * box.height <= share * window.innerWidth * window.innerHeight ? up : null;
   }
   return null;
 }

@@ -7,6 +7,7 @@ import { NAME_LIMIT, clip, defang, fieldValue, nameOf, nameWasCut, quote, squash
 import { editorText } from './drawn.js';
 import { ICON_BOX_ROLES, iconOnly } from './icon-name.js';
 import { localIdOf } from './registry.js';
+import { setApart } from './text-runs.js';
 import { BISECT_OVER, ViewBand } from './view-band.js';
 import { BLOCK_TAGS, COLLECTION_ITEMS, INTERACTIVE, LANDMARKS, NAME_FROM_CONTENT, PAGE_LANDMARKS, SKIPPED_TAGS, roleOf } from './roles.js';
 
@@ -377,10 +378,17 @@ export class SnapshotWalker {
         this.emitTail(tail, depth);
         return;
       }
-      const block = BLOCK_TAGS.has(tag);
-      if (block) this.flushText();
       if ((tag === 'label' && labelsAControl(element as HTMLLabelElement)) || tag === 'legend' || tag === 'figcaption' || tag === 'caption') childFlags.quiet = true;
+      // Where text is read, the layout says where a run ends, not the tag: a span laid out as a block or a flex item
+      // (a date picker's day cells) ends one, and an inline box with room around it (a status bar's counter) is a
+      // word of its own, with the text a style sheet draws around it.
+      const style = !BLOCK_TAGS.has(tag) && !childFlags.quiet && !hidden && this.options.mode !== 'interactive' ? getComputedStyle(element) : null;
+      const block = BLOCK_TAGS.has(tag) || (style !== null && !style.display.startsWith('inline') && style.display !== 'contents');
+      if (block) this.flushText();
+      const apart = !block && style ? setApart(element, style) : null;
+      if (apart) this.addApart(element, apart.before, depth);
       this.visitChildren(element, depth, childFlags);
+      if (apart) this.addApart(element, apart.after, depth);
       if (block) this.flushText();
       return;
     }
@@ -581,6 +589,18 @@ export class SnapshotWalker {
     const text = `${'  '.repeat(depth)}${line}`;
     this.lines.push(text);
     this.chars += text.length + 1 + (line.includes('[ref=#') ? REF_SLACK : 0);
+  }
+
+  /** Ends a word at the edge of an inline box set apart, with the text a style sheet draws there. */
+  private addApart(element: Element, drawn: string, depth: number): void {
+    if (!drawn) {
+      if (this.text) this.text += ' ';
+      return;
+    }
+    if (this.text && this.textDepth !== depth) this.flushText();
+    if (!this.text) this.textOwner = element;
+    this.text += ` ${drawn} `;
+    this.textDepth = depth;
   }
 
   private flushText(): void {

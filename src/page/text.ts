@@ -6,6 +6,7 @@ import { Drawings } from './drawn.js';
 import { backgroundAbove, backgroundOf, offPage, unreadableText, visuallyHidden } from './legible.js';
 import { documentId, elementFor, localIdOf } from './registry.js';
 import { pageIdentity } from './info.js';
+import { setApart } from './text-runs.js';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'canvas', 'object', 'embed', 'select', 'textarea', 'datalist', 'video', 'audio', 'math']);
 
@@ -144,11 +145,15 @@ function extract(root: Element, buckets: boolean): Record<Bucket, string> & { fr
       if (heading) out.write(`${'#'.repeat(Number(heading[1]))} `);
       else if (style.display === 'list-item') out.write('- ');
     }
+    // A box of its own inside the line is a word of its own, with the text the style sheet draws around it.
+    const apart = !block && !invisible ? setApart(node, style) : null;
+    if (apart) out.write(` ${apart.before} `);
     const keepSpaces = pre || style.whiteSpace.startsWith('pre') || style.whiteSpace === 'break-spaces';
     // A closed <details> shows only its summary.
     const closedDetails = tag === 'details' && !(node as HTMLDetailsElement).open;
     const children = closedDetails ? Array.from(node.children).filter((child) => child.localName === 'summary') : readingOrder(composedChildren(node));
     for (let i = 0; i < children.length; i++) visit(children[i]!, bucket, keepSpaces, invisible, background);
+    if (apart) out.write(` ${apart.after} `);
     if (block && !cell) out.lineBreak();
   };
   visit(root, buckets ? 'rest' : 'main', false, false, backgroundAbove(root));

@@ -70,7 +70,7 @@ describe('--webdriver-url against a real Selenium Grid 4 (hub + two nodes)', fun
         res.writeHead(200, { 'content-type': 'text/html' });
         res.end(
           '<!doctype html><title>agent</title><label>Name <input id="name"></label>' +
-            '<button onclick="out.textContent = \'hello \' + name.value">Greet</button><p id="out"></p>',
+            '<button onclick="document.getElementById(\'out\').textContent = \'hello \' + document.getElementById(\'name\').value">Greet</button><p id="out"></p>',
         );
       },
     });
@@ -162,18 +162,19 @@ describe('--webdriver-url against a real Selenium Grid 4 (hub + two nodes)', fun
   it("serve: 8 MCP sessions at once, each on a Grid session of its own over both nodes, none seeing another's tabs or cookies", async () => {
     const before = nodeSessions().created.length;
     const serve = await startServe({ args: ['--webdriver-url', grid, '--caps', 'storage'] });
+    let agents = [];
     try {
-      const agents = await Promise.all(Array.from({ length: 8 }, () => serve.connect()));
+      agents = await Promise.all(Array.from({ length: 8 }, () => serve.connect()));
       // A session that has not called a tool holds no Grid slot: its browser session is made at its first call.
       expect(await busySlots()).to.equal(0);
       const tabs = await Promise.all(
         agents.map(async (agent, i) => {
           const tabId = (await agent.ok('tabs_create_mcp', { url: fixtures.url('/agent') })).structuredContent.tabId;
           const refOf = async (query) => /\[ref=(ref_\d+)\]/.exec(agent.text(await agent.ok('find', { tabId, query })))[1];
-          await agent.ok('computer', { tabId, action: 'left_click', ref: await refOf('Name textbox') });
-          await agent.ok('computer', { tabId, action: 'type', text: `agent ${i}` });
-          await agent.ok('computer', { tabId, action: 'left_click', ref: await refOf('Greet button') });
-          expect(agent.text(await agent.ok('get_page_text', { tabId }))).to.include(`hello agent ${i}`);
+          const typed = await agent.ok('computer', { tabId, action: 'type', ref: await refOf('Name textbox'), text: `agent ${i}` });
+          const clicked = await agent.ok('computer', { tabId, action: 'left_click', ref: await refOf('Greet button') });
+          const shown = agent.text(await agent.ok('get_page_text', { tabId }));
+          expect(shown, `${agent.text(typed)}\n${agent.text(clicked)}`).to.include(`hello agent ${i}`);
           const shot = await agent.ok('computer', { tabId, action: 'screenshot' });
           expect(shot.content.some((c) => c.type === 'image')).to.equal(true);
           await agent.ok('cookies_set', { tabId, name: 'agent', value: String(i) });
@@ -195,6 +196,9 @@ describe('--webdriver-url against a real Selenium Grid 4 (hub + two nodes)', fun
       expect(await waitFor(async () => (await busySlots()) === 7, 20_000), 'the ended session gave its slot back').to.equal(true);
       expect(agents[1].text(await agents[1].ok('get_page_text', { tabId: tabs[1] }))).to.include('hello agent 1');
     } finally {
+      // Each session ended, its Grid session deleted, before the server goes: nothing is left on the nodes.
+      await Promise.all(agents.map((agent) => agent.end()));
+      await waitFor(async () => (await busySlots()) === 0, 60_000);
       await serve.stop();
     }
     const ours = nodeSessions().created.slice(before);
