@@ -377,7 +377,8 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
   // What a style hid inside a subtree still shown: the walk leaves it out, so it is said here (once, outermost).
   for (const element of topmost(hiddenByStyle)) {
     // An anchor with a role was said hidden above; one without is said here, by what it held.
-    if ((anchors.includes(element) && roleOf(element)) || closed.some((popup) => popup.element === element)) continue;
+    // A popup said closed is not said hidden again, nor is the roleless wrapper that held it (tom-select's dropdown).
+    if ((anchors.includes(element) && roleOf(element)) || closed.some((popup) => popup.element === element || (!roleOf(element) && element.contains(popup.element)))) continue;
     // A wrapper without a role stands for what it holds that the agent may have a ref of.
     const inner = roleOf(element) ? [] : [...element.querySelectorAll('*')].filter((each) => roleOf(each) && existingLocalId(each) !== undefined);
     const named = roleOf(element) ? element : inner[0];
@@ -403,6 +404,8 @@ function render(current: Watch, args: DeltaFinishArgs): PageDelta {
     truncated = true;
   }
   const appeared = (element: Element): boolean => {
+    // A popup shown before the action (a listbox left open, its options redrawn as one is picked) did not open now.
+    if (current.rendered.get(element) === true) return false;
     for (let up: Element | null = element; up; up = parentOf(up)) if (addedElements.has(up) || attributed.has(up)) return true;
     return false;
   };

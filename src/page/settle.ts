@@ -58,6 +58,10 @@ function sleep(ms: number): Promise<void> {
 /** What marks a page as still loading: aria-busy, or an element named as a loading bar or spinner. */
 const LOADING = '[aria-busy="true"], [id*="loading" i], [class*="loading" i], [class*="spinner" i]';
 
+function holdsContent(element: Element): boolean {
+  return (element.textContent?.length ?? 0) > 200 || element.querySelector('input, select, textarea, button, a[href], table, [role="row"]') !== null;
+}
+
 /**
  * A loading indicator the page shows (pdf.js's #loadingBar while its worker compiles and parses, an app's
  * spinner), as tag#id.class; null when none is shown. Only the first few candidates are looked at.
@@ -69,6 +73,9 @@ export function loadingIndicator(): string | null {
     // "lazy-loading", "loaded", "no-loading": only a name that says it is loading counts.
     const names = `${element.id} ${element.getAttribute('class') ?? ''}`;
     if (element.getAttribute('aria-busy') !== 'true' && !/(^|[\s_-])(loading|spinner)([\s_-]|bar|indicator|$)/i.test(names)) continue;
+    // A wrapper that kept a loading class while it shows the content (simple-datatables leaves 'datatable-loading'
+    // on its table's wrapper for good) is no indicator: an indicator holds no controls, no table and little text.
+    if (element.getAttribute('aria-busy') !== 'true' && holdsContent(element)) continue;
     if (!renders(element)) continue;
     const box = element.getBoundingClientRect();
     if (box.width === 0 || box.height === 0) continue;
