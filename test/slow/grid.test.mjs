@@ -165,6 +165,14 @@ describe('--webdriver-url against a real Selenium Grid 4 (hub + two nodes)', fun
     let agents = [];
     try {
       agents = await Promise.all(Array.from({ length: 8 }, () => serve.connect()));
+      // Eight Firefoxes starting at once on a 2-core machine: a first call may wait more than the SDK's 60 s default.
+      for (const agent of agents) {
+        agent.ok = async (name, args = {}) => {
+          const result = await agent.client.callTool({ name, arguments: args }, undefined, { timeout: 240_000 });
+          if (result.isError) throw new Error(`${name} failed: ${agent.text(result)}`);
+          return result;
+        };
+      }
       // A session that has not called a tool holds no Grid slot: its browser session is made at its first call.
       expect(await busySlots()).to.equal(0);
       const tabs = await Promise.all(
