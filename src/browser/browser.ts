@@ -1,3 +1,4 @@
+import { processAlive } from './profile.js';
 import { EventEmitter } from 'node:events';
 import type { BrowsingContext } from 'webdriver-bidi-protocol';
 import { BidiConnection, type BidiLink, type EventName } from '../bidi/connection.js';
@@ -338,6 +339,15 @@ export class Browser extends EventEmitter<{
       tab.markClosed(this.closing ? 'browser_crashed' : tab.closeRequested ? 'closed_by_tool' : 'closed_by_page');
       this.forget(tab);
     }
+  }
+
+  /**
+   * Whether this Firefox is gone: its loss was handled, or its process is found dead before the exit event was (on a
+   * loaded machine a Firefox killed a moment ago was still listed, with its dead tabs, to the next call).
+   */
+  isGone(): boolean {
+    if (!this.crashed && !this.closing && !this.host.keepsBrowser && this.host.pid > 0 && !processAlive(this.host.pid)) this.onLost(new Error('Firefox exited.'));
+    return this.crashed !== null;
   }
 
   onLost(error: Error): void {

@@ -46,7 +46,7 @@ export class BrowserManager {
   }
 
   get live(): Browser | null {
-    return this.current && !this.current.crashed ? this.current : null;
+    return this.current && !this.current.isGone() ? this.current : null;
   }
 
   /**
@@ -68,7 +68,7 @@ export class BrowserManager {
     if (early) {
       this.prelaunched = null;
       const browser = await early;
-      if (!browser.crashed) return browser;
+      if (!browser.isGone()) return browser;
     }
     const live = this.live;
     if (live) return live;
