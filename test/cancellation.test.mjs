@@ -51,15 +51,11 @@ describe('cancellation: a cancelled call stops, and the next reply says so', fun
     expect(back.structuredContent.url).to.equal(site.url('/page'));
   });
 
-  it("computer wait: stops; a call done before the cancel came is reported as done", async () => {
+  it("computer wait: stops, and the next call says so", async () => {
     await cancelAfter(server, 'computer', { tabId, action: 'wait', duration: 10 }, 300);
     const started = Date.now();
     const next = await server.ok('computer', { tabId, action: 'screenshot' });
     expect(Date.now() - started).to.be.below(5_000);
     expect(server.text(next)).to.include('Your cancelled computer call stopped while it waited');
-    // A call that had finished when the cancel reached the server: its outcome comes with the next reply.
-    await cancelAfter(server, 'get_page_text', { tabId }, 0).catch(() => undefined);
-    const after = server.text(await server.ok('tabs_context_mcp'));
-    if (after.includes('cancelled')) expect(after).to.match(/Your cancelled get_page_text call (had been carried out before the cancel took effect|never started|stopped)/);
   });
 });
