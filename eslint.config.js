@@ -21,13 +21,19 @@ const NO_RAW_BIDI = {
   message: 'Only src/browser talks to the BiDi connection: add a method to Tab or Browser instead.',
 };
 const PAGE_FENCE = { group: ['**/page/*', '**/page/**'], message: 'The page scripts run in Firefox: src/browser injects their bundle; the server shares only src/contract with them.' };
+// src/browser is rooms (engine, launch, group, observe, tab), each with one entrance: code above the browser layer
+// imports a room's index.ts (or browser.ts, manager.ts, bidi-errors.ts at the top), never a file inside a room.
+const ROOM_FENCE = {
+  regex: '/browser/[a-z-]+/(?!index\\.js$)',
+  message: "Import the browser room's entrance (src/browser/<room>/index.ts), not a file inside it; export it there if it belongs to the room's face.",
+};
 /** Refuses imports (type imports too) of the given layers of src/. */
 function above(layers, message) {
   return { group: layers.flatMap((layer) => [`**/${layer}/*`, `**/${layer}/**`]), message };
 }
 /** The fence of a layer that may not speak BiDi: no bidi, no page, none of the layers `higher` than it. */
 function fenceBelow(higher, message) {
-  return { 'no-restricted-imports': ['error', { patterns: [...BIDI_FENCE.patterns, PAGE_FENCE, ...(higher.length ? [above(higher, message)] : [])] }], 'no-restricted-syntax': ['error', NO_RAW_BIDI] };
+  return { 'no-restricted-imports': ['error', { patterns: [...BIDI_FENCE.patterns, PAGE_FENCE, ROOM_FENCE, ...(higher.length ? [above(higher, message)] : [])] }], 'no-restricted-syntax': ['error', NO_RAW_BIDI] };
 }
 
 export default tseslint.config(

@@ -10,7 +10,7 @@
 // (one CI run saw it grow 28% while a 5-minute run's heap snapshots showed a flat heap), not what the server keeps.
 // What the server keeps and may grow by design is bounded: each tab's console and network logs (Rings of 1,000
 // entries, full within the first minute) and the ref registry, which on these re-rendering pages gains ~1.5 refs a
-// call at ~300 bytes each up to MAX_REFS (src/browser/refs.ts; 304 bytes a ref in heap snapshots of a 5-minute run).
+// call at ~300 bytes each up to MAX_REFS (src/browser/tab/refs.ts; 304 bytes a ref in heap snapshots of a 5-minute run).
 // Refs are numbered in the order issued, so the newest ref seen in a reply counts them: the registry's share of the
 // growth (REF_BYTES a ref) is taken out before the growth is judged. What is left is a leak (the code the JIT
 // compiles adds ~2% in the first thousand calls).
@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { startFixtureServer } from '../test/helpers/fixtures.mjs';
 import { startServe } from '../test/helpers/http-server.mjs';
 import { firefoxPids, waitFor } from '../test/helpers/processes.mjs';
-import { MAX_REFS } from '../dist/browser/refs.js';
+import { MAX_REFS } from '../dist/browser/tab/refs.js';
 
 const { values } = parseArgs({
   options: {

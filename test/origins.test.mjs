@@ -1,6 +1,6 @@
 // Issue 15, item 6: origin rules hold under every spelling of a host (no Firefox needed).
 import { expect } from 'chai';
-import { originAllowed, originMatches } from '../dist/browser/origins.js';
+import { originAllowed, originMatches } from '../dist/browser/launch/origins.js';
 
 describe('origin patterns: both sides normalized', function () {
   const cases = [

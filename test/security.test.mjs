@@ -206,7 +206,7 @@ describe('security: origins, loopback, Host/Origin checks, output dir', function
     });
 
     it('never lets a name from a page or an agent escape it', async function () {
-      const { insideDir, safeFileName } = await import('../dist/browser/output.js');
+      const { insideDir, safeFileName } = await import('../dist/browser/group/output.js');
       for (const name of ['../../etc/passwd', '/etc/passwd', '..\\..\\win.ini', '....//x', '.bashrc', 'a/../../b', '\u0000evil', '..']) {
         const safe = safeFileName(name);
         expect(safe, name).to.not.match(/[\\/]/);

@@ -1,5 +1,5 @@
 // A type by ref into the field the last type left focus in sends its keys right behind one page call that checks
-// focus and reads them back (src/browser/typing.ts, typeAlongWithCheck). When the check fails in the page, the key
+// focus and reads them back (src/browser/engine/typing.ts, typeAlongWithCheck). When the check fails in the page, the key
 // gate (src/page/key-gate.ts) stops the keys before any listener of the page sees them, and the checked path types
 // instead: click, then keys.
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-// computer type sends several key presses per input tick (src/browser/input/keyboard.ts typeSources): the page
+// computer type sends several key presses per input tick (src/browser/engine/input/keyboard.ts typeSources): the page
 // must still see every key, in the text's order, as trusted events.
 import { expect } from 'chai';
 import { useBrowser } from './helpers/browser-suite.mjs';

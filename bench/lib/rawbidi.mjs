@@ -29,7 +29,7 @@ async function timedN(n, fn) {
 }
 
 export async function rawBidiFloor(fixtures, { calls, log }) {
-  const { launchFirefox } = await import(dist('browser/launcher.js'));
+  const { launchFirefox } = await import(dist('browser/launch/launcher.js'));
   const { BidiConnection } = await import(dist('bidi/connection.js'));
   const typed = await typedTextSources();
   const firefox = await launchFirefox({ profile: 'bench-raw-bidi', isolated: true, headed: false });

@@ -27,7 +27,7 @@ export const FOCUS = `(name) => {
 
 /** The key batches `computer type` sends for the bench's text (trusted key events, one per grapheme). */
 export async function typedTextSources() {
-  const { textKeys, typeSources } = await import(dist('browser/input/keyboard.js'));
+  const { textKeys, typeSources } = await import(dist('browser/engine/input/keyboard.js'));
   return typeSources(textKeys(TYPED_TEXT));
 }
 
@@ -49,7 +49,7 @@ export async function focusField(bidi, context, name) {
 export class PairedTypist {
   /** `prefs`: extra Firefox prefs (bench/typing-breakdown.mjs turns timer precision up). */
   static async start({ prefs } = {}) {
-    const { launchFirefox } = await import(dist('browser/launcher.js'));
+    const { launchFirefox } = await import(dist('browser/launch/launcher.js'));
     const { BidiConnection } = await import(dist('bidi/connection.js'));
     const tuning = prefs ? { tuning: { prefs, env: {} } } : {};
     const firefox = await launchFirefox({ profile: 'bench-paired-typing', isolated: true, headed: false, ...tuning });

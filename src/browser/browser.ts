@@ -1,25 +1,25 @@
-import { processAlive } from './profile.js';
+import { processAlive } from './launch/profile.js';
 import { EventEmitter } from 'node:events';
 import type { BrowsingContext } from 'webdriver-bidi-protocol';
 import { BidiConnection, type BidiLink, type EventName } from '../bidi/connection.js';
 import { ToolError, isToolError } from '../errors.js';
-import { LocalHost, type BrowserHost } from './host.js';
-import { launchFirefox, type LaunchedFirefox, type LaunchOptions, type StartupPhases } from './launcher.js';
-import { SANDBOX, preloadDeclaration } from './page-script.js';
-import { OriginGuard, type OriginRules } from './interception.js';
-import { HttpAuth, type HttpCredentials } from './http-auth.js';
-import { MAX_REFS, RefRegistry } from './refs.js';
-import { ContextTree, type ContextNode } from './context-tree.js';
-import { routeDownloads } from './downloads.js';
-import { DownloadRouter } from './download-router.js';
-import { DownloadQuota } from './download-quota.js';
+import { LocalHost, type BrowserHost } from './launch/host.js';
+import { launchFirefox, type LaunchedFirefox, type LaunchOptions, type StartupPhases } from './launch/launcher.js';
+import { SANDBOX, preloadDeclaration } from './tab/page-script.js';
+import { OriginGuard, type OriginRules } from './tab/interception.js';
+import { HttpAuth, type HttpCredentials } from './tab/http-auth.js';
+import { MAX_REFS, RefRegistry } from './tab/refs.js';
+import { ContextTree, type ContextNode } from './tab/context-tree.js';
+import { routeDownloads } from './group/downloads.js';
+import { DownloadRouter } from './group/download-router.js';
+import { DownloadQuota } from './group/download-quota.js';
 import type { DownloadLimits } from '../config.js';
 import { mapBidiError } from './bidi-errors.js';
-import { LAUNCH_TIMEOUT_MS, openSession } from './session-start.js';
-import { Tab, type NavigationEvent, type TabTimeouts } from './tab.js';
-import { getCookies, readLocalStorage, setCookies, type StorageCookie, type StorageState } from './storage.js';
-import { UserContexts } from './user-contexts.js';
-import { tabIds } from './tab-ids.js';
+import { LAUNCH_TIMEOUT_MS, openSession } from './launch/session-start.js';
+import { Tab, type NavigationEvent, type TabTimeouts } from './tab/tab.js';
+import { getCookies, readLocalStorage, setCookies, type StorageCookie, type StorageState } from './group/storage.js';
+import { UserContexts } from './group/user-contexts.js';
+import { tabIds } from './group/tab-ids.js';
 import type { Storage } from 'webdriver-bidi-protocol';
 import { MESSAGE_LIMIT, pageLine } from '../text-safety.js';
 
@@ -74,7 +74,7 @@ export interface NetworkActivity {
   done: boolean;
 }
 
-export type { ContextNode } from './context-tree.js';
+export type { ContextNode } from './tab/context-tree.js';
 
 /**
  * The one BiDi session of one Firefox process, and the tabs in it. Every MCP session shares it; which tabs a

@@ -1,11 +1,11 @@
 import type { ServerOptions } from '../config.js';
 import { Browser, type BrowserOptions } from './browser.js';
-import { launchOptionsOf, type LaunchedFirefox, type StartupPhases } from './launcher.js';
-import { connectRemote } from './remote.js';
-import { connectRunning } from './attach.js';
-import { readStorageState } from './storage.js';
-import { readInitScript } from './launch-prefs.js';
-import { httpCredentialsOf } from './http-auth.js';
+import { launchOptionsOf, type LaunchedFirefox, type StartupPhases } from './launch/launcher.js';
+import { connectRemote } from './launch/remote.js';
+import { connectRunning } from './launch/attach.js';
+import { readStorageState } from './group/storage.js';
+import { readInitScript } from './launch/launch-prefs.js';
+import { httpCredentialsOf } from './tab/http-auth.js';
 
 /** Why the last browser went away: a crash, or an idle release (`--idle-timeout`). */
 export type BrowserEnd = 'crashed' | 'released_idle';

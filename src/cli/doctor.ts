@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { findFirefox, firefoxVersion } from '../browser/firefox-binary.js';
-import { lockHolder, resolveProfileDir } from '../browser/profile.js';
+import { findFirefox, firefoxVersion } from '../browser/launch/index.js';
+import { lockHolder, resolveProfileDir } from '../browser/launch/index.js';
 import type { ServerOptions } from '../config.js';
 import { isToolError } from '../errors.js';
 import { VERSION } from '../version.js';

@@ -1,5 +1,5 @@
 // How the long-running commands end. Signals are caught from the first moment a browser may start: a signal's
-// default action ends Node on the spot, skipping the exit hook that kills the browser (browser/reaper.ts), and the
+// default action ends Node on the spot, skipping the exit hook that kills the browser (browser/launch/reaper.ts), and the
 // watchdog that covers a SIGKILL is spawned a few milliseconds after Firefox, so a SIGTERM in between left Firefox
 // running. Caught, the signal waits for the spawn (and its watchdog) that is under way, then shuts down.
 const SIGNALS = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 } as const;

@@ -51,16 +51,16 @@ async function main(argv: string[]): Promise<number> {
   // From here on a browser may start: a signal must go through the exit hook that kills it (see lifecycle.ts).
   catchSignals();
   // Mistakes in these surface now, not at the first tool call.
-  if (options.storageState) (await import('../browser/storage.js')).readStorageState(options.storageState);
+  if (options.storageState) (await import('../browser/group/index.js')).readStorageState(options.storageState);
   if (options.secrets) (await import('../mcp/secrets.js')).secretsOf(options);
   if (options.caps.length || options.tools.length) (await import('../mcp/server.js')).checkToolChoice(options);
-  const launch = await import('../browser/launch-prefs.js');
+  const launch = await import('../browser/launch/index.js');
   launch.launchTuning(options);
   if (options.initScript) launch.readInitScript(options.initScript);
   if ((commandName === 'mcp' || commandName === 'serve' || commandName === 'run') && !options.isolated && !options.connect && !options.webdriverUrl) {
     // A profile folder with the user's own user.js is never written: flags that need prefs are refused now.
-    const { checkForeignProfile } = await import('../browser/user-js.js');
-    const { resolveProfileDir } = await import('../browser/profile.js');
+    const { checkForeignProfile } = await import('../browser/launch/index.js');
+    const { resolveProfileDir } = await import('../browser/launch/index.js');
     checkForeignProfile(resolveProfileDir(options.profile), options);
   }
   switch (commandName) {
@@ -71,7 +71,7 @@ async function main(argv: string[]): Promise<number> {
       // Firefox starts before the browser layer's modules load (~50 ms) and while the client connects; the first
       // call waits for this launch and gets its failure as its coded error.
       const owned = !options.connect && !options.webdriverUrl;
-      const launcher = owned ? await import('../browser/launcher.js') : undefined;
+      const launcher = owned ? await import('../browser/launch/index.js') : undefined;
       const spawned = launcher?.launchFirefox(launcher.launchOptionsOf(options));
       spawned?.catch(() => undefined);
       const { BrowserManager } = await import('../browser/manager.js');

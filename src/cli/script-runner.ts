@@ -1,6 +1,6 @@
 import { Secrets, secretsOf } from '../mcp/secrets.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { saveImage } from '../browser/output.js';
+import { saveImage } from '../browser/group/index.js';
 import type { ServerOptions } from '../config.js';
 import { ToolError } from '../errors.js';
 import { dispatch, errorResult } from '../mcp/dispatch.js';

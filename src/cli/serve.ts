@@ -9,7 +9,7 @@ import type { ServerOptions } from '../config.js';
 import { ToolError } from '../errors.js';
 import { createMcpServer } from '../mcp/server.js';
 import { Session } from '../mcp/session.js';
-import { processAlive } from '../browser/profile.js';
+import { processAlive } from '../browser/launch/index.js';
 import { onShutdown } from './lifecycle.js';
 import { DaemonLife, bridgeSessionOptions } from './shared-daemon.js';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { processAlive, resolveProfileDir } from '../browser/profile.js';
+import { processAlive, resolveProfileDir } from '../browser/launch/index.js';
 import { FLAGS, type ServerOptions } from '../config.js';
 import { ToolError } from '../errors.js';
 import { LineStdioTransport } from '../mcp/stdio.js';

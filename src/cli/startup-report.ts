@@ -1,4 +1,4 @@
-import type { StartupPhases } from '../browser/launcher.js';
+import type { StartupPhases } from '../browser/launch/index.js';
 
 /**
  * `--verbose`: where a cold start went, each figure in ms since the launch began: the process spawned, its BiDi

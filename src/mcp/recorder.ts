@@ -1,5 +1,5 @@
-import { makeOutputDir } from '../browser/output.js';
-import { writeOwnFile } from '../browser/own-files.js';
+import { makeOutputDir } from '../browser/group/index.js';
+import { writeOwnFile } from '../browser/group/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { findTool } from '../tools/find.js';
 import type { TabToolContext, Tool } from '../tools/tool.js';

@@ -3,7 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { insideDir } from '../browser/output.js';
+import { insideDir } from '../browser/group/index.js';
 import type { ServerOptions } from '../config.js';
 import { ToolError } from '../errors.js';
 import { allTools } from '../tools/index.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser } from '../browser/browser.js';
 import type { BrowserManager } from '../browser/manager.js';
-import type { Tab } from '../browser/tab.js';
+import type { Tab } from '../browser/tab/index.js';
 import { ToolError } from '../errors.js';
 import type { SessionRecorder } from './recorder.js';
 

@@ -1,7 +1,7 @@
 // The context a tool's handler gets (src/tools/context.ts), made from the caller's Session: the tool sees its group,
 // the options and a few named services, never the Browser or the Session itself.
 import type { Browser } from '../browser/browser.js';
-import type { Tab } from '../browser/tab.js';
+import type { Tab } from '../browser/tab/index.js';
 import type { ServerOptions } from '../config.js';
 import type { CookieJar, TabGroup, TabToolContext, ToolContext } from '../tools/context.js';
 import type { Session } from './session.js';

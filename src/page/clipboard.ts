@@ -1,4 +1,4 @@
-// The copy behind a trusted paste (src/browser/clipboard.ts): called with a user activation, so the browser lets
+// The copy behind a trusted paste (src/browser/engine/clipboard.ts): called with a user activation, so the browser lets
 // document.execCommand('copy') write the clipboard.
 
 /**

@@ -3,7 +3,7 @@
 // window listener the first of all (capture, registration order) and the gate worth anything.
 //
 // A type into the field that held focus at the end of the last action sends its keys together with the page call
-// that checks focus (src/browser/typing.ts), one round trip less. Firefox runs that call in the page before the
+// that checks focus (src/browser/engine/typing.ts), one round trip less. Firefox runs that call in the page before the
 // first key arrives; when the check fails (focus moved, the ref is gone or hidden), it closes the gate for exactly
 // those keys: keydown is stopped and cancelled (no keypress, no input, no text) and so is keyup.
 

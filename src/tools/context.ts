@@ -1,8 +1,8 @@
 // What a tool's handler is handed: its caller's tab group, the options and the few server-wide services a tool needs,
 // and for a tab tool the tab. Defined here, below mcp: mcp's Session supplies it (src/mcp/tool-context.ts), so a
 // tool reaches neither the whole Browser nor the MCP session machinery.
-import type { StorageCookie, StorageState } from '../browser/storage.js';
-import type { Tab } from '../browser/tab.js';
+import type { StorageCookie, StorageState } from '../browser/group/index.js';
+import type { Tab } from '../browser/tab/index.js';
 import type { ServerOptions } from '../config.js';
 
 /** The group's cookie jar (its own under serve, the browser's default one otherwise). */

@@ -3,7 +3,7 @@ import { ToolError, isToolError } from '../errors.js';
 import { answerLines } from './page-answer.js';
 import { defineTool, tabIdField } from './tool.js';
 import type { PageInfo } from '../contract/index.js';
-import type { Tab } from '../browser/tab.js';
+import type { Tab } from '../browser/tab/index.js';
 
 const closedDialogSchema = z.object({
   type: z.string(),

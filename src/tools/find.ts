@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findElements } from '../browser/locate.js';
+import { findElements } from '../browser/engine/index.js';
 import { defineTool, tabIdField } from './tool.js';
 
 const matchSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { watchWhile } from '../browser/delta.js';
+import { watchWhile } from '../browser/observe/index.js';
 import { answerLines } from './page-answer.js';
 import { refField, refTarget } from './ref-target.js';
 import { defineTool, tabIdField } from './tool.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cutText, readText } from '../browser/page-text.js';
+import { cutText, readText } from '../browser/observe/index.js';
 import { defineTool, tabIdField } from './tool.js';
 
 /** Room kept for the closing `[truncated at …]` line. */

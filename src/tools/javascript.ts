@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { describeDownloads, downloadsDuring } from '../browser/downloads.js';
-import { elementNodes, renderRemoteValue, toJson, type EvaluateResult, type RemoteValue } from '../browser/remote-value.js';
+import { describeDownloads, downloadsDuring } from '../browser/group/index.js';
+import { elementNodes, renderRemoteValue, toJson, type EvaluateResult, type RemoteValue } from '../browser/tab/index.js';
 import { ToolError } from '../errors.js';
 import { defineTool, tabIdField, type TabToolContext } from './tool.js';
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { unlessCancelled } from '../abort.js';
-import { describeDownloads, downloadsDuring } from '../browser/downloads.js';
-import type { AuthAnswer } from '../browser/http-auth.js';
-import { navigateTab, navigationTargetSchema } from '../browser/navigation.js';
-import { dialogNoun } from '../browser/tab.js';
-import { DEFAULT_MAX_CHARS } from '../browser/snapshot.js';
-import { snapshotReply } from '../browser/snapshot-reply.js';
-import { SETTLE_MAX_MS, settleTab } from '../browser/settle.js';
+import { describeDownloads, downloadsDuring } from '../browser/group/index.js';
+import type { AuthAnswer } from '../browser/tab/index.js';
+import { navigateTab, navigationTargetSchema } from '../browser/tab/index.js';
+import { dialogNoun } from '../browser/tab/index.js';
+import { DEFAULT_MAX_CHARS } from '../browser/observe/index.js';
+import { snapshotReply } from '../browser/observe/index.js';
+import { SETTLE_MAX_MS, settleTab } from '../browser/observe/index.js';
 import { isToolError, type ToolError } from '../errors.js';
 import { defineTool, tabIdField, type TabToolContext } from './tool.js';
 

@@ -1,6 +1,6 @@
 // How the page answered a tool that is not input (form_input, scroll_to, file_upload, a dialog's answer): the
 // lines of the delta watched around it (watchWhile), as the reply shows them.
-import type { DeltaOutcome } from '../browser/delta.js';
+import type { DeltaOutcome } from '../browser/observe/index.js';
 
 /** The reply's lines for a watch's outcome; `skipRef`: a line the tool says itself (the field it set). */
 export function answerLines(outcome: DeltaOutcome | null | undefined, skipRef?: string): string[] {

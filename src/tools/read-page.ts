@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_MAX_CHARS } from '../browser/snapshot.js';
-import { snapshotReply } from '../browser/snapshot-reply.js';
+import { DEFAULT_MAX_CHARS } from '../browser/observe/index.js';
+import { snapshotReply } from '../browser/observe/index.js';
 import { defineTool, tabIdField } from './tool.js';
 
 export const readPageTool = defineTool({

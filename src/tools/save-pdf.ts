@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { saveOutput } from '../browser/output.js';
+import { saveOutput } from '../browser/group/index.js';
 import { defineTool, tabIdField } from './tool.js';
 
 /** The `pdf` capability (--caps pdf): the page printed to a PDF file in the output dir. */

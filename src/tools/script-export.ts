@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { saveOutput } from '../browser/output.js';
+import { saveOutput } from '../browser/group/index.js';
 import { ToolError } from '../errors.js';
 import { defineTool } from './tool.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { saveOutput } from '../browser/output.js';
-import type { StorageCookie } from '../browser/storage.js';
+import { saveOutput } from '../browser/group/index.js';
+import type { StorageCookie } from '../browser/group/index.js';
 import { ToolError } from '../errors.js';
 import { defineTool, tabIdField, type TabToolContext } from './tool.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Tab } from '../browser/tab.js';
+import type { Tab } from '../browser/tab/index.js';
 
 export const tabInfoSchema = z.object({
   tabId: z.number(),

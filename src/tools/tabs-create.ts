@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkedUrl, navigateTab, navigationTargetSchema } from '../browser/navigation.js';
+import { checkedUrl, navigateTab, navigationTargetSchema } from '../browser/tab/index.js';
 import { describeTab, tabInfoSchema } from './tab-info.js';
 import { defineTool } from './tool.js';
 

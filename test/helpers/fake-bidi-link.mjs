@@ -5,7 +5,7 @@
 import { BidiError, commandTimeout } from '../../dist/bidi/connection.js';
 import { ToolError } from '../../dist/errors.js';
 import { Browser } from '../../dist/browser/browser.js';
-import { CALL_STUB } from '../../dist/browser/page-script.js';
+import { CALL_STUB } from '../../dist/browser/tab/page-script.js';
 
 /** An answer that never comes: the command times out after its `timeout`, with the error the real connection gives. */
 export const NEVER = Symbol('never');

@@ -49,7 +49,7 @@ describe('--webdriver-url against a geckodriver-like endpoint', function () {
   });
 
   it('dials a remote geckodriver\'s loopback socket URL at the endpoint\'s host; Grid and local URLs stay as given', async () => {
-    const { reachableSocketUrl } = await import('../../dist/browser/remote.js');
+    const { reachableSocketUrl } = await import('../../dist/browser/launch/remote.js');
     expect(reachableSocketUrl('ws://127.0.0.1:9222/session/abc', 'http://ci-box:4444')).to.equal('ws://ci-box:9222/session/abc');
     expect(reachableSocketUrl('ws://127.0.0.1:9222/session/abc', 'http://127.0.0.1:4444')).to.equal('ws://127.0.0.1:9222/session/abc');
     expect(reachableSocketUrl('ws://grid:4444/session/abc/se/bidi', 'http://grid:4444/wd/hub')).to.equal('ws://grid:4444/session/abc/se/bidi');

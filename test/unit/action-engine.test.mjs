@@ -1,4 +1,4 @@
-// The click engine's verdicts (src/browser/action-engine.ts, called through mouse.ts, drag.ts and typing.ts) without Firefox: the computer tool's handlers run on a
+// The click engine's verdicts (src/browser/engine/action-engine.ts, called through mouse.ts, drag.ts and typing.ts) without Firefox: the computer tool's handlers run on a
 // real Browser and Tab whose BiDi connection is a scripted fake. The page's answers are what the page scripts would
 // say; what is checked is what the engine makes of them: the reply's verdict and the input it did (not) send.
 import { expect } from 'chai';

@@ -3,8 +3,8 @@
 // Scripted events stand in for the tab (the order is what a loaded machine produced; the e2e tests cover the rest).
 import { EventEmitter } from 'node:events';
 import { expect } from 'chai';
-import { DownloadLog, downloadsDuring } from '../../dist/browser/downloads.js';
-import { Tab } from '../../dist/browser/tab.js';
+import { DownloadLog, downloadsDuring } from '../../dist/browser/group/downloads.js';
+import { Tab } from '../../dist/browser/tab/tab.js';
 
 function fakeTab() {
   const tab = new EventEmitter();

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectUrl } from '../../dist/browser/attach.js';
+import { connectUrl } from '../../dist/browser/launch/attach.js';
 import { resolveOptions } from '../../dist/config.js';
 
 describe('--connect', function () {

@@ -1,8 +1,8 @@
-// The delta watcher (src/browser/delta.ts) without Firefox: a DeltaWatch on a real Tab whose connection is a
+// The delta watcher (src/browser/observe/delta.ts) without Firefox: a DeltaWatch on a real Tab whose connection is a
 // scripted fake. The page's deltaFinish answers stand in for the MutationObserver; what is checked is the server's
 // half: refs made global, the target's request, the cut, a popup named, frames joined, a lost document re-read.
 import { expect } from 'chai';
-import { DeltaWatch } from '../../dist/browser/delta.js';
+import { DeltaWatch } from '../../dist/browser/observe/delta.js';
 import { PageFailure, browserOnFake } from '../helpers/fake-bidi-link.mjs';
 
 const URL = 'http://127.0.0.1:9/page';

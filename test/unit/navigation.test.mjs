@@ -2,7 +2,7 @@
 // the agent's is re-issued, and what the reply says.
 import { expect } from 'chai';
 import { BidiConnection } from '../../dist/bidi/connection.js';
-import { navigateTab } from '../../dist/browser/navigation.js';
+import { navigateTab } from '../../dist/browser/tab/navigation.js';
 import { Browser } from '../../dist/browser/browser.js';
 import { pageAnswer, startFakeBidi } from './fake-bidi.mjs';
 

@@ -5,8 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveOptions } from '../../dist/config.js';
-import { findFirefox } from '../../dist/browser/firefox-binary.js';
-import { launchTuning, userJsLines } from '../../dist/browser/launch-prefs.js';
+import { findFirefox } from '../../dist/browser/launch/firefox-binary.js';
+import { launchTuning, userJsLines } from '../../dist/browser/launch/launch-prefs.js';
 import { checkToolChoice } from '../../dist/mcp/server.js';
 import { parseCommand } from '../../dist/cli/args.js';
 

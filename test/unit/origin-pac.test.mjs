@@ -4,10 +4,10 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { userJsLines } from '../../dist/browser/launch-prefs.js';
-import { OwnedProfile } from '../../dist/browser/profile.js';
-import { launchTuning } from '../../dist/browser/launch-prefs.js';
-import { originAllowed } from '../../dist/browser/origins.js';
+import { userJsLines } from '../../dist/browser/launch/launch-prefs.js';
+import { OwnedProfile } from '../../dist/browser/launch/profile.js';
+import { launchTuning } from '../../dist/browser/launch/launch-prefs.js';
+import { originAllowed } from '../../dist/browser/launch/origins.js';
 
 function pacOf(flags) {
   const prefs = launchTuning(flags).prefs;

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { reapIsolatedProfiles } from '../../dist/browser/profile.js';
+import { reapIsolatedProfiles } from '../../dist/browser/launch/profile.js';
 
 function profile(root, name, { lock, firefox, old } = {}) {
   const dir = join(root, `firefox-use-isolated-${name}`);

@@ -4,8 +4,8 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OwnedProfile, templateUserJs } from '../../dist/browser/profile.js';
-import { checkForeignProfile, foreignNote, foreignUserJs } from '../../dist/browser/user-js.js';
+import { OwnedProfile, templateUserJs } from '../../dist/browser/launch/profile.js';
+import { checkForeignProfile, foreignNote, foreignUserJs } from '../../dist/browser/launch/user-js.js';
 import { cli } from '../helpers/mcp-client.mjs';
 
 const USERS = '// my own prefs\nuser_pref("browser.startup.page", 3);\nuser_pref("intl.accept_languages", "fr-FR");\n';

@@ -1,6 +1,6 @@
 // The ref registry stays bounded on pages that re-render for hours, and still says the truth about forgotten refs.
 import { expect } from 'chai';
-import { RefRegistry } from '../../dist/browser/refs.js';
+import { RefRegistry } from '../../dist/browser/tab/refs.js';
 
 const staleReason = (fn) => {
   try {

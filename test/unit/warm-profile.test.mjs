@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hasFirstRunState, keepFirstRunState, seedProfile } from '../../dist/browser/warm-profile.js';
+import { hasFirstRunState, keepFirstRunState, seedProfile } from '../../dist/browser/launch/warm-profile.js';
 
 function usedProfile(root) {
   const dir = mkdtempSync(join(root, 'profile-'));

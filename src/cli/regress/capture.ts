@@ -1,6 +1,6 @@
 import type { BrowserManager } from '../../browser/manager.js';
-import { navigateTab } from '../../browser/navigation.js';
-import type { Tab } from '../../browser/tab.js';
+import { navigateTab } from '../../browser/tab/index.js';
+import type { Tab } from '../../browser/tab/index.js';
 import type { ServerOptions } from '../../config.js';
 import { Session } from '../../mcp/session.js';
 import type { Tool } from '../../tools/tool.js';

@@ -1,5 +1,5 @@
 import type { Browser } from '../../browser/browser.js';
-import type { Tab } from '../../browser/tab.js';
+import type { Tab } from '../../browser/tab/index.js';
 import { ToolError } from '../../errors.js';
 
 const QUIET_MS = 50;

@@ -1,11 +1,11 @@
 // screenshot (the viewport, the whole page or one element) and zoom (one region of the viewport, optionally
 // re-rendered at a higher DPR).
 import type SharpModule from 'sharp';
-import { saveImage } from '../../browser/output.js';
-import { resolveRef } from '../../browser/resolve.js';
+import { saveImage } from '../../browser/group/index.js';
+import { resolveRef } from '../../browser/engine/index.js';
 import { sleepUnlessCancelled } from '../../abort.js';
 import { ToolError } from '../../errors.js';
-import type { ImageFormat } from '../../browser/tab.js';
+import type { ImageFormat } from '../../browser/tab/index.js';
 import type { ActionHandler, ComputerResult } from '../computer.js';
 
 /** sharp (libvips) is loaded when an image needs it: at startup it cost ~55 ms the server spends beside Firefox's own start. */

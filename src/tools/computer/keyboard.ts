@@ -1,9 +1,9 @@
 // type and key: keyboard input to whatever holds focus (type with a ref clicks that field first, unless it already
-// has focus, and types after its text only once focus is there). The engine (browser/typing.ts) does the sequence.
-import { textKeys } from '../../browser/input/keyboard.js';
-import { parseKeySequence } from '../../browser/input/keys.js';
-import { PASTE_CHORD } from '../../browser/clipboard.js';
-import { clickThenType, typeAtFocus, type Keys, type NotPlaced, type TypedAtFocus, type TypedByRef } from '../../browser/typing.js';
+// has focus, and types after its text only once focus is there). The engine (browser/engine/typing.ts) does the sequence.
+import { textKeys } from '../../browser/engine/index.js';
+import { parseKeySequence } from '../../browser/engine/index.js';
+import { PASTE_CHORD } from '../../browser/engine/index.js';
+import { clickThenType, typeAtFocus, type Keys, type NotPlaced, type TypedAtFocus, type TypedByRef } from '../../browser/engine/index.js';
 import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';
 import type { TabToolContext } from '../tool.js';

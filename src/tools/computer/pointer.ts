@@ -1,8 +1,8 @@
 // Clicks, hover and drag: mouse input at a coordinate or at a guarded ref, with modifiers held.
-import { parseModifiers } from '../../browser/input/keys.js';
-import type { Button } from '../../browser/input/pointer.js';
-import { drag as dragTo } from '../../browser/drag.js';
-import { click as clickAt, hover as hoverAt, type Pressed } from '../../browser/mouse.js';
+import { parseModifiers } from '../../browser/engine/index.js';
+import type { Button } from '../../browser/engine/index.js';
+import { drag as dragTo } from '../../browser/engine/index.js';
+import { click as clickAt, hover as hoverAt, type Pressed } from '../../browser/engine/index.js';
 import type { ActionHandler, ComputerArgs } from '../computer.js';
 import { actionResult } from './result.js';
 

@@ -1,10 +1,10 @@
 // The few hundred characters an action answers with: what was done to what, whether it arrived, what changed.
 import type { ActionPreparation, DeliveryReport, PressStop, TargetSummary } from '../../contract/index.js';
-import type { Point } from '../../browser/input/pointer.js';
+import type { Point } from '../../browser/engine/index.js';
 import type { ComputerResult } from '../computer.js';
 import type { ToolResponse } from '../tool.js';
-import type { Dispatched } from '../../browser/action-engine.js';
-import { describeDownloads } from '../../browser/downloads.js';
+import type { Dispatched } from '../../browser/engine/index.js';
+import { describeDownloads } from '../../browser/group/index.js';
 import { ToolError, type ErrorCode } from '../../errors.js';
 
 export function summaryText(summary: TargetSummary | undefined): string {

@@ -1,9 +1,9 @@
 // scroll: wheel notches over a point (so the box under it moves), measured; scroll_to: a ref brought into view.
-import { parseModifiers } from '../../browser/input/keys.js';
-import { NOTCH_PX } from '../../browser/input/wheel.js';
-import { scrollIntoView } from '../../browser/locate.js';
-import { wheel } from '../../browser/mouse.js';
-import { watchWhile } from '../../browser/delta.js';
+import { parseModifiers } from '../../browser/engine/index.js';
+import { NOTCH_PX } from '../../browser/engine/index.js';
+import { scrollIntoView } from '../../browser/engine/index.js';
+import { wheel } from '../../browser/engine/index.js';
+import { watchWhile } from '../../browser/observe/index.js';
 import { answerLines } from '../page-answer.js';
 import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';

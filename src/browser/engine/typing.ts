@@ -1,0 +1,212 @@
+// The action engine's keyboard API by intent: a tool says what to type (text, chords, or a paste) and where (at a
+// ref's field, clicked first, or wherever focus is); the engine decides the click's press check, the focus check
+// before the keys, the End key a field without a selection API needs, and how the keys are batched.
+import type { FocusCheck, PrepareArgs, PressStop } from '../../contract/index.js';
+import { PASTE_CHORD, withClipboardText } from './clipboard.js';
+import { DeltaWatch } from '../observe/delta.js';
+import { END_KEY, chordActions, keySource, typeSources } from './input/keyboard.js';
+import { mayScroll, parseKeySequence, type Chord } from './input/keys.js';
+import { clickActions, mouseSource, type InputSource } from './input/pointer.js';
+import { aim, aimAtFocus, newToken, withRef, type ActionScope, type Aim } from './aim.js';
+import { FRAME_EVENT_WAIT_MS, dispatch, keyUpsOf, readingBack, type Dispatched } from './action-engine.js';
+import type { Tab } from '../tab/tab.js';
+import { moveAlone, pressNeedsCheck, pressRefused } from './mouse.js';
+
+/** Keys typed as keys: presses (one per grapheme, `textKeys`), or chords pressed `repeat` times. */
+export type Typing = { presses: string[] } | { chords: Chord[]; repeat?: number };
+/** What to type: keys, or one trusted paste of `paste` (clipboard + the paste chord). */
+export type Keys = Typing | { paste: string };
+
+/** The browser refused to put a paste's text on the clipboard: nothing was sent. */
+export interface NotPlaced {
+  placed: false;
+}
+
+/** Keys sent wherever focus was. */
+export interface TypedAtFocus {
+  placed?: true;
+  /** The focused element's document, and whether its probe could be armed there (a frame not reached: unknown). */
+  focused: { context: string; preparation: Aim['preparation']; probed: boolean };
+  dispatched: Dispatched;
+}
+
+/** Keys sent into a ref's field, after the click that gave it focus (unless it had it). */
+export interface TypedByRef {
+  placed?: true;
+  target: Aim;
+  dispatched: Dispatched;
+  /** The click's press held back: what the page changed when the pointer reached the field. Nothing was typed. */
+  refused?: string;
+  /** The click's press events stopped by the page's press gate (they would have reached another control). Nothing was typed. */
+  stopped?: PressStop;
+  /** Where focus was after the click; when not on the field, no key went out. */
+  focus?: FocusCheck;
+  /** The field held focus already: no click, the keys went in at its caret. */
+  noClick?: true;
+}
+
+const KEYS = { watch: ['keydown', 'input'], need: ['keydown'] };
+/** The click a type by ref may start with: watched at the field as any click is. */
+const CLICK = { watch: ['pointerdown', 'pointerup'], need: ['pointerdown'], pressGate: true as const };
+/** Longest wait for the scroll a key like End starts (it lands ~10-60 ms after the key events return), ms. */
+const KEY_SCROLL_WAIT_MS = 150;
+/** Key presses per performActions call, so a long text cannot run into the action timeout. */
+const CHUNK = 400;
+
+function pressBatches(keys: string[]): InputSource[][] {
+  const batches: InputSource[][] = [];
+  for (let i = 0; i < keys.length; i += CHUNK) batches.push(typeSources(keys.slice(i, i + CHUNK)));
+  return batches;
+}
+
+/** The key batches; `endFirst`: the caret goes after the field's text first (an End key). */
+function keyBatches(keys: Keys, endFirst: boolean): InputSource[][] {
+  if ('presses' in keys) return pressBatches(endFirst ? [END_KEY, ...keys.presses] : keys.presses);
+  const actions = 'paste' in keys ? chordActions(parseKeySequence(PASTE_CHORD)[0]!) : repeated(keys.chords, keys.repeat ?? 1);
+  return [[keySource(endFirst ? [{ type: 'keyDown', value: END_KEY }, { type: 'keyUp', value: END_KEY }, ...actions] : actions)]];
+}
+
+function repeated(chords: Chord[], repeat: number) {
+  const actions = [];
+  for (let i = 0; i < repeat; i++) for (const chord of chords) actions.push(...chordActions(chord));
+  return actions;
+}
+
+/** Sends with a paste's text on the clipboard (emptied again after), or at once. */
+async function sending<T>(scope: ActionScope, keys: Keys, send: () => Promise<T>): Promise<T | NotPlaced> {
+  if (!('paste' in keys)) return send();
+  const run = await withClipboardText(scope.tab, keys.paste, send);
+  return run.placed ? run.result : { placed: false };
+}
+
+/** Types wherever focus is (followed down into frames). Text must reach the focused element key by key (pinned). */
+export function typeAtFocus(scope: ActionScope, keys: Typing): Promise<TypedAtFocus>;
+export function typeAtFocus(scope: ActionScope, keys: Keys): Promise<TypedAtFocus | NotPlaced>;
+export async function typeAtFocus(scope: ActionScope, keys: Keys): Promise<TypedAtFocus | NotPlaced> {
+  const token = newToken();
+  const delta = new DeltaWatch(scope.tab, { keys: true });
+  const focused = await aimAtFocus(scope, token, delta, KEYS.watch, 'presses' in keys);
+  const scrolls = 'chords' in keys && mayScroll(keys.chords);
+  const at = { context: focused.context, inputContext: focused.context, delta };
+  const conclude = { token, need: [], focusNeed: KEYS.need, ...(scrolls ? { scrollWaitMs: KEY_SCROLL_WAIT_MS } : {}) };
+  // Text's read-back goes out with the keys (one round trip less); chords and a paste are read after.
+  const dispatched = await sending(scope, keys, () => dispatch(scope, at, keyBatches(keys, false), conclude, 'presses' in keys ? { readWithKeys: true } : {}));
+  return 'placed' in dispatched ? dispatched : { focused, dispatched };
+}
+
+/**
+ * Clicks a ref's field, then types: like a click by ref, the press goes out only after the page's answer to the
+ * pointer's arrival was checked, and the keys only once focus is on the field. A field that has focus already
+ * (typed into before, or selected by a triple_click) gets the keys at its caret or over its selection, no click.
+ */
+export function clickThenType(scope: ActionScope, ref: string, keys: Typing): Promise<TypedByRef>;
+export function clickThenType(scope: ActionScope, ref: string, keys: Keys): Promise<TypedByRef | NotPlaced>;
+export async function clickThenType(scope: ActionScope, ref: string, keys: Keys): Promise<TypedByRef | NotPlaced> {
+  const { tab } = scope;
+  const pin = 'presses' in keys;
+  const sped = pin ? await typeAlongWithCheck(scope, ref, keys) : null;
+  const typed = sped ?? (await clickThenTypeChecked(scope, ref, keys));
+  if (typed.placed === false) focusLeft.delete(tab);
+  else rememberFocus(tab, ref, typed);
+  return typed;
+}
+
+/** The click (unless the field has focus), the focus check, then the keys: each step answered before the next. */
+async function clickThenTypeChecked(scope: ActionScope, ref: string, keys: Keys): Promise<TypedByRef | NotPlaced> {
+  const { tab } = scope;
+  const token = newToken();
+  const pin = 'presses' in keys;
+  const target = await aim(scope, { ref }, token, { ...CLICK, focusWatch: KEYS.watch, ...(pin ? { focusPin: true } : {}) });
+  const typed: Omit<TypedByRef, 'dispatched'> = { target };
+  const typing = target.preparation.typing;
+  let batches: InputSource[][];
+  let between = async (_index: number) => true;
+  if (typing?.focused) {
+    typed.noClick = true;
+    batches = keyBatches(keys, false);
+  } else {
+    const split = pressNeedsCheck(scope, target);
+    const press = clickActions(target.framePoint, 0, 1);
+    const clicks = split ? [moveAlone(target), [mouseSource(press.slice(1))]] : [[mouseSource(press)]];
+    // A field without a selection API (email, number) gets its caret after its text from an End key instead.
+    batches = [...clicks, ...keyBatches(keys, typing?.append === 'endKey')];
+    between = async (index) => {
+      if (split && index === 1) return !(typed.refused = await pressRefused(scope, target));
+      if (index !== clicks.length) return true;
+      // An iframe by ref: the keys go wherever the click put focus in its document, which the read-back watches.
+      if (target.intoFrame) return true;
+      const waitMs = target.context === tab.context ? 0 : FRAME_EVENT_WAIT_MS;
+      const caretToEnd = typing?.append === 'selection';
+      // Aimed by ref, so the target has its element's ids.
+      typed.focus = await tab.callPage('focusCheck', { ref: target.refArgs!, token, waitMs, ...(caretToEnd ? { caretToEnd } : {}) }, { context: target.context });
+      if (typed.focus.pressStopped) typed.stopped = typed.focus.pressStopped;
+      return typed.focus.focused;
+    };
+  }
+  const conclude = { token, need: typed.noClick ? [] : CLICK.need, focusNeed: KEYS.need };
+  const dispatched = await sending(scope, keys, () => dispatch(scope, target, batches, conclude, { between, ...(pin ? { readWithKeys: true } : {}) }));
+  if ('placed' in dispatched) return dispatched;
+  if (!typed.noClick) tab.movePointer(target.point);
+  const stopped = typed.stopped ?? dispatched.conclusion?.pressStopped;
+  return { ...typed, dispatched, ...(stopped ? { stopped } : {}) };
+}
+
+/**
+ * Where the last type left focus, per tab: the ref's field held it when the keys were all read back, and nothing
+ * was done to the page or seen of it since (Tab.activity). Only in a top-level document whose key gate listens
+ * first (src/page/key-gate.ts).
+ */
+const focusLeft = new WeakMap<Tab, { ref: string; activity: number; target: Aim }>();
+
+function rememberFocus(tab: Tab, ref: string, typed: TypedByRef): void {
+  const conclusion = typed.dispatched.conclusion;
+  const clean = !typed.refused && !typed.stopped && (typed.focus?.focused ?? true) && conclusion?.keysAllUp && conclusion.focusDelivery?.delivered;
+  if (clean && typed.target.context === tab.context && typed.target.preparation.gateFirst) focusLeft.set(tab, { ref, activity: tab.activity, target: typed.target });
+  else focusLeft.delete(tab);
+}
+
+/**
+ * Typing into the field the last type left focus in: the keys go out right behind one page call that checks focus
+ * and then reads the keys back, not after a check's answer (one round trip less). Firefox runs that call in the
+ * page before the first key arrives; if the field lost focus meanwhile, or the guard refuses, the page closes its
+ * key gate and the keys reach nothing. Null when this does not apply or the gate was closed: then the checked path
+ * types (nothing was typed yet).
+ */
+async function typeAlongWithCheck(scope: ActionScope, ref: string, keys: Typing): Promise<TypedByRef | null> {
+  const { tab } = scope;
+  const left = focusLeft.get(tab);
+  focusLeft.delete(tab);
+  if (left?.ref !== ref || left.activity !== tab.activity || !tab.refs.has(ref, tab.id)) return null;
+  const found = tab.refs.lookup(ref, tab.id);
+  const batches = keyBatches(keys, false);
+  const keyUps = keyUpsOf(batches);
+  // Keys that may take the page away (Enter) are read after them, where the gate's count would not be waited for.
+  if (found.frameContext !== tab.context || keyUps === 0) return null;
+  const token = newToken();
+  const delta = new DeltaWatch(tab, { keys: true });
+  const refArgs = { docId: found.docId, localId: found.localId };
+  // No click watch: the field has focus, only the keys are judged.
+  const prepare: PrepareArgs = { token, focusWatch: KEYS.watch, focusPin: true, ref: refArgs, delta: delta.startArgs, gateKeys: keyUps };
+  delta.joinedStart(tab.context, { docId: found.docId });
+  const finish = delta.finishArgs(tab.context, { targetRef: ref });
+  const conclude = { token, need: [], focusNeed: KEYS.need };
+  const readArgs = { ...conclude, afterKeyUps: keyUps, ...(finish ? { delta: finish } : {}) };
+  // Sent before the keys, on the same socket: Firefox hands both to the page in that order.
+  const along = readingBack(tab, tab.context, tab.callPage('typeAlong', { prepare, conclude: readArgs }, { noInstall: true }));
+  along.catch(() => undefined);
+  const at = { context: tab.context, inputContext: tab.context, ref, delta };
+  let dispatched: Dispatched;
+  try {
+    dispatched = await dispatch(scope, at, batches, conclude, { readWithKeys: true, sentRead: along.then((answer) => answer?.conclusion ?? null) });
+  } catch (error) {
+    throw withRef(error, ref);
+  }
+  const answer = await along;
+  // The keys took the page away before the check's answer came back: the field is the one the last type left.
+  if (!answer) return { target: left.target, dispatched, noClick: true };
+  const { preparation } = answer;
+  if (preparation.gated || answer.conclusion.gated || !preparation.aim) return null;
+  const point = preparation.aim.point;
+  const target: Aim = { context: tab.context, point, framePoint: point, inputContext: tab.context, ref, refArgs, preparation, delta, probed: true };
+  return { target, dispatched, noClick: true };
+}

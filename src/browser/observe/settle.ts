@@ -1,0 +1,58 @@
+// Waiting for a page to settle after it loaded: single-page apps and viewers (pdf.js) fetch and render after the
+// load event, so a snapshot taken at load shows an empty shell. Settled means the DOM has been quiet for a moment
+// with no transition running and no request of the tab in flight; the wait is bounded and says when it ran out.
+import type { Tab } from '../tab/tab.js';
+
+/** How long navigate (and an action that loaded a new page) waits at most for the page to settle, ms. */
+export const SETTLE_MAX_MS = 3_000;
+/** How long the DOM must stay unchanged to count as quiet once scripts have changed it, ms. */
+const QUIET_MS = 200;
+/** The same for a document no script has changed since it was parsed: a static page need not wait long, ms. */
+const PARSED_QUIET_MS = 40;
+
+export interface SettleOutcome {
+  settled: boolean;
+  waitedMs: number;
+  /** What was still going on when the bound ran out. */
+  busy?: string;
+}
+
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Waits (at most maxMs) for the tab's page to be quiet: DOM, animations and network. */
+export async function settleTab(tab: Tab, maxMs: number): Promise<SettleOutcome> {
+  const started = Date.now();
+  const deadline = started + maxMs;
+  let busy = 'the page kept changing';
+  while (Date.now() < deadline) {
+    const remaining = deadline - Date.now();
+    const report = await tab
+      .callPage('waitQuiet', { quietMs: QUIET_MS, parsedQuietMs: PARSED_QUIET_MS, maxMs: remaining }, { timeout: remaining + 2_000 })
+      .catch((error: unknown) => {
+        if (tab.isFatal(error)) throw error;
+        return null;
+      });
+    if (!report) {
+      // The document was being replaced (a redirect by script): look again shortly.
+      await sleep(25);
+      continue;
+    }
+    if (!report.quiet) {
+      busy =
+        report.busy === 'loading'
+          ? `the page still showed a loading indicator, ${report.indicator ?? 'unnamed'}`
+          : report.busy === 'animations'
+            ? 'animations were still running'
+            : 'the page kept changing';
+      break;
+    }
+    const loading = tab.network.inFlight();
+    if (loading === 0) return { settled: true, waitedMs: Date.now() - started };
+    busy = `${loading} request${loading === 1 ? ' was' : 's were'} still loading`;
+    while (tab.network.inFlight() > 0 && Date.now() < deadline) await sleep(25);
+  }
+  return { settled: false, waitedMs: Date.now() - started, busy };
+}
