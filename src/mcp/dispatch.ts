@@ -4,12 +4,13 @@ import type { ServerOptions } from '../config.js';
 import { CallCancelled, NEVER, isCancelled } from '../abort.js';
 import { ToolError, isToolError } from '../errors.js';
 import { unmappedBidiError } from '../browser/bidi-errors.js';
-import type { Tool, ToolResponse } from '../tools/tool.js';
+import type { CallArgs, PreparedCall, TabToolContext, Tool, ToolResponse } from '../tools/tool.js';
+import { findMatches } from '../tools/find.js';
 import { describeOpenedTab, openedTabLines } from '../tools/tab-info.js';
 import { escapeControls, escapeDeep } from '../text-safety.js';
 import { renderText } from './render.js';
 import { MAX_ARGUMENT_DEPTH, tooDeepField } from './arg-depth.js';
-import type { RefPin } from './recorder.js';
+import type { RefLocator, RefPin } from './recorder.js';
 import { secretsOf, type Secrets } from './secrets.js';
 import type { Session } from './session.js';
 import { sessionToolContext, tabToolContext } from './tool-context.js';
@@ -96,31 +97,41 @@ async function dispatchRecorded(tool: Tool, rawArgs: unknown, session: Session, 
   // Recording (--save-script, --caps script): the call, and how the element of its ref can be found again.
   const call: { pin?: RefPin } = {};
   const result = masked(await dispatchCall(tool, toolArgs, session, options, signal, call));
-  const args = rawArgs && typeof rawArgs === 'object' ? (rawArgs as Record<string, unknown>) : {};
-  recorder.record(tool, args, result, secrets && call.pin ? secrets.mask(call.pin) : call.pin);
+  recorder.record(tool, isArgs(rawArgs) ? rawArgs : {}, result, secrets && call.pin ? secrets.mask(call.pin) : call.pin);
   return result;
 }
 
+/** The recorder's RefLocator on a call's tab: find's own ranking, so the replay's find picks the same match. */
+function refsFoundOn(context: TabToolContext): RefLocator {
+  return async (query, maxResults) => (await findMatches(context, query, maxResults)).matches.map((match) => match.ref);
+}
+
+function isArgs(value: unknown): value is CallArgs {
+  return typeof value === 'object' && value !== null;
+}
+
 async function dispatchCall(tool: Tool, rawArgs: unknown, session: Session, options: ServerOptions, signal: AbortSignal, call?: { pin?: RefPin }): Promise<CallToolResult> {
-  const parsed = tool.input.safeParse(rawArgs ?? {});
-  if (!parsed.success) {
-    const { message, field } = describeZodError(parsed.error);
-    return errorResult(new ToolError('invalid_arguments', message, { field }));
-  }
-  const args = parsed.data as Record<string, unknown>;
+  // The tool's own parse, bound to its own handler (defineTool): nothing here asserts what the arguments are.
+  let prepared: PreparedCall;
   try {
-    tool.checkArgs?.(args);
+    const { call: bound, invalid } = tool.prepare(rawArgs);
+    if (invalid) {
+      const { message, field } = describeZodError(invalid);
+      return errorResult(new ToolError('invalid_arguments', message, { field }));
+    }
+    prepared = bound;
   } catch (error) {
     return errorResult(error);
   }
   const release = session.manager.hold();
   try {
-    if (tool.scope === 'session') {
-      const response = await tool.handler(sessionToolContext(session, options, signal), args);
-      return successResult(response as ToolResponse<Record<string, unknown>>, session.takeLostTabsNotice());
+    if (prepared.scope === 'session') {
+      const response = await prepared.run(sessionToolContext(session, options, signal));
+      return successResult(response, session.takeLostTabsNotice());
     }
+    const { args, tabId, run } = prepared;
     const browser = await session.browser();
-    const tab = session.resolveTab(browser, args['tabId'] as number);
+    const tab = session.resolveTab(browser, tabId);
     session.activeTabId = tab.id;
     const response = await tab.serialize(async () => {
       // Cancelled while queued behind another call on the tab: it never starts.
@@ -132,11 +143,11 @@ async function dispatchCall(tool: Tool, rawArgs: unknown, session: Session, opti
       }
       await browser.showTab(tab);
       const tabContext = tabToolContext(session, options, browser, tab, signal);
-      if (call && session.recorder) call.pin = await session.recorder.pin(tabContext, args);
-      return tool.handler(tabContext, args);
+      if (call && session.recorder) call.pin = await session.recorder.pin(args, refsFoundOn(tabContext));
+      return run(tabContext);
     });
     // Taken once the call had its turn on the tab: a cancelled call it queued behind has left its notice by then.
-    return successResult(await withOpenedTabs(response as ToolResponse<Record<string, unknown>>, session), session.takeLostTabsNotice());
+    return successResult(await withOpenedTabs(response, session), session.takeLostTabsNotice());
   } catch (error) {
     if (isCancelled(error)) return cancelledResult(error);
     return errorResult(error);

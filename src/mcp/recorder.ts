@@ -1,8 +1,7 @@
 import { makeOutputDir } from '../browser/group/index.js';
 import { writeOwnFile } from '../browser/group/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { findTool } from '../tools/find.js';
-import type { TabToolContext, Tool } from '../tools/tool.js';
+import { secretArgument, type CallArgs, type Tool } from '../tools/tool.js';
 import { renderScript, type ExportedScript } from './script-export.js';
 
 /** What a ref named when the session saw it in a reply: the element's role, name and whether it is a password field. */
@@ -37,6 +36,14 @@ export interface RecordedCall {
   /** The text typed or set went into a password field: the export writes an environment variable instead. */
   secretField?: string;
 }
+
+/**
+ * The refs a `find` for `query` lists, best first, on the page the call is about to act on. Handed in by the
+ * dispatcher, which holds the call's tab: the recorder runs no tool (a handler called from here would skip the
+ * dispatcher's checks and would tie the recorder to one tool's arguments), and the ranking is find's own, so the
+ * replay's find picks the same match.
+ */
+export type RefLocator = (query: string, maxResults: number) => Promise<readonly string[]>;
 
 /** Snapshot and find lines: `- button "Log in" [ref=ref_4] [password]`. */
 const REF_LINE = /^\s*- ([\w-]+)(?: "((?:[^"\\]|\\.)*)")? \[ref=(ref_\d+)\](.*)$/gm;
@@ -92,7 +99,7 @@ export class SessionRecorder {
    * Before a call that takes a ref runs: which find query picks its element out on the page as it is now. Never
    * throws; a ref no query finds is kept as it is (and the export says so).
    */
-  async pin(context: TabToolContext, args: Record<string, unknown>): Promise<RefPin | undefined> {
+  async pin(args: CallArgs, locate: RefLocator): Promise<RefPin | undefined> {
     const ref = args['ref'];
     if (typeof ref !== 'string') return undefined;
     const info = this.refs.get(ref);
@@ -100,9 +107,7 @@ export class SessionRecorder {
     const query = pinQuery(info);
     if (!query) return { ref, query: null, match: 0, info };
     try {
-      const found = await findTool.handler(context, { tabId: context.tab.id, query, max_results: PIN_RESULTS });
-      const { matches } = found.structured as { matches: { ref: string }[] };
-      const index = matches.findIndex((match) => match.ref === ref);
+      const index = (await locate(query, PIN_RESULTS)).indexOf(ref);
       return index < 0 ? { ref, query: null, match: 0, info } : { ref, query, match: index + 1, info };
     } catch {
       return { ref, query: null, match: 0, info };
@@ -110,7 +115,7 @@ export class SessionRecorder {
   }
 
   /** Keeps one finished call (a failure too: the export writes it as a comment). */
-  record(tool: Tool, args: Record<string, unknown>, result: CallToolResult, pin?: RefPin): void {
+  record(tool: Tool, args: CallArgs, result: CallToolResult, pin?: RefPin): void {
     const structured = result.structuredContent as Record<string, unknown> | undefined;
     const call: RecordedCall = { tool: tool.name, args, ok: !result.isError };
     if (result.isError) {
@@ -122,7 +127,7 @@ export class SessionRecorder {
     if (typeof args['tabId'] === 'number') call.tabId = args['tabId'];
     if (tool.name === 'tabs_create_mcp' && typeof structured?.['tabId'] === 'number') call.createdTab = structured['tabId'];
     if (pin) call.pin = pin;
-    const secret = this.secretOf(tool.name, args, result, pin);
+    const secret = this.secretOf(tool, args, result, pin);
     if (secret !== undefined) call.secretField = secret;
     this.calls.push(call);
     if (this.calls.length > MAX_CALLS) {
@@ -133,15 +138,16 @@ export class SessionRecorder {
   }
 
   /**
-   * The name of the password field text went into, or undefined when the text is not a secret. A ref's own line says
-   * `[password]`; a field typed into without a ref shows its line in the reply's delta; form_input answers masked.
+   * The name of the password field text went into, or undefined when the text is not a secret. Which argument may
+   * hold one is the tool's own declaration (`script.secret` in defineTool). A ref's own line says `[password]`; a
+   * field typed into without a ref shows its line in the reply's delta; a tool that sets a value answers masked.
    */
-  private secretOf(tool: string, args: Record<string, unknown>, result: CallToolResult, pin?: RefPin): string | undefined {
-    const typing = (tool === 'computer' && args['action'] === 'type') || (tool === 'form_input' && typeof args['value'] === 'string');
-    if (!typing) return undefined;
+  private secretOf(tool: Tool, args: CallArgs, result: CallToolResult, pin?: RefPin): string | undefined {
+    const arg = secretArgument(tool.script, args);
+    if (arg === null || typeof args[arg] !== 'string') return undefined;
     if (pin?.info?.password) return pin.info.name;
     const structured = result.structuredContent as Record<string, unknown> | undefined;
-    if (tool === 'form_input' && structured?.['masked'] === true) return pin?.info?.name ?? '';
+    if (structured?.['masked'] === true) return pin?.info?.name ?? '';
     const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
     const line = /^\s*- textbox(?: "((?:[^"\\]|\\.)*)")?[^\n]*\[password\]/m.exec(text);
     return line ? (line[1] ?? '').replace(/\\(.)/g, '$1') : undefined;

@@ -1,3 +1,5 @@
+import { allTools } from '../tools/index.js';
+import { secretArgument, writesStep, type CallArgs, type ScriptLine } from '../tools/tool.js';
 import type { RecordedCall } from './recorder.js';
 
 /** A session written out as a `run` script, and what it left out. */
@@ -13,13 +15,18 @@ export interface ExportedScript {
   warnings: string[];
 }
 
-/** Tools that only read: the replay does not need them (their refs are re-found by the steps that use them). */
-const LOOKING = new Set(['tabs_context_mcp', 'read_page', 'find', 'get_page_text', 'read_console_messages', 'read_network_requests', 'cookies_list', 'script_export']);
-const LOOKING_ACTIONS = new Set(['screenshot', 'zoom']);
+/** How each tool is written into a script: its own declaration (`script` in defineTool). */
+const SCRIPT_LINES = new Map<string, ScriptLine<CallArgs>>(allTools.map((tool) => [tool.name, tool.script]));
+/** A call of a tool no longer known (a hand-made record) is written as it was called. */
+const UNKNOWN_TOOL: ScriptLine<CallArgs> = { step: true, secret: null };
 
+function scriptLineOf(call: RecordedCall): ScriptLine<CallArgs> {
+  return SCRIPT_LINES.get(call.tool) ?? UNKNOWN_TOOL;
+}
+
+/** A successful call the replay does not need: it only looked (its refs are re-found by the steps that use them). */
 function looks(call: RecordedCall): boolean {
-  if (LOOKING.has(call.tool) || call.tool.startsWith('test_')) return true;
-  return call.tool === 'computer' && LOOKING_ACTIONS.has(String(call.args['action']));
+  return !writesStep(scriptLineOf(call), call.args);
 }
 
 /**
@@ -141,13 +148,13 @@ export function renderScript(calls: RecordedCall[], context: { droppedCalls: num
         out.push(commentText(`# ${ref} (${what}): no find query picked this element out, so the ref is kept as recorded; a re-run may number it differently`));
       }
     }
-    const typed = call.tool === 'computer' ? call.args['text'] : call.args['value'];
-    if (call.secretField !== undefined && typeof typed === 'string') {
+    const secretArg = secretArgument(scriptLineOf(call), call.args);
+    const typed = secretArg === null ? undefined : call.args[secretArg];
+    if (call.secretField !== undefined && secretArg !== null && typeof typed === 'string') {
       const name = secretName(typed, secretNames);
       const fields = secretFields.get(name) ?? new Set<string>();
       secretFields.set(name, fields.add(call.secretField));
-      if (call.tool === 'computer') args['text'] = `\${${name}}`;
-      else args['value'] = `\${${name}}`;
+      args[secretArg] = `\${${name}}`;
     }
     if (call.tool === 'tabs_close_mcp' && named && call.tabId !== undefined && tabNames.has(call.tabId)) {
       // Closing names its tab even when it is the current one; the next step names the tab it works on.

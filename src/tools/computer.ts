@@ -185,6 +185,7 @@ export const computerTool = defineTool({
   input: computerInput,
   output: computerOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+  script: { step: true, looksWhen: { action: ['screenshot', 'zoom'] }, secret: { arg: 'text', when: { action: ['type'] } } },
   checkArgs: checkComputerArgs,
   async handler(context, args) {
     const handler = actionHandlers[args.action];

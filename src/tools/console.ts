@@ -58,7 +58,8 @@ export const readConsoleTool = defineTool({
     dropped: z.number(),
     cleared: z.boolean(),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  script: 'looks',
   worksWithDialog: true,
   async handler({ tab }, args) {
     const ring = tab.console;

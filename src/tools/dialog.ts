@@ -75,6 +75,7 @@ export const dialogTool = defineTool({
     title: z.string().optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  script: { step: true, secret: null },
   async handler(context, args) {
     const { tab } = context;
     const dialog = tab.dialog;

@@ -122,6 +122,7 @@ export const fileUploadTool = defineTool({
     delta: z.string().optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  script: { step: true, secret: null },
   async handler(context, args) {
     const files = await resolveUploadPaths(args.paths, context.options.uploadRoots);
     const chosen = await chooseInput(context, args.ref);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { findElements } from '../browser/engine/index.js';
-import { defineTool, tabIdField } from './tool.js';
+import { defineTool, tabIdField, type TabToolContext } from './tool.js';
 
 const matchSchema = z.object({
   ref: z.string(),
@@ -29,6 +29,35 @@ function whereNote(match: z.infer<typeof matchSchema>): string {
   return ' [hidden]';
 }
 
+/**
+ * The matches `find` answers a query with, best first, and the notes of their frames. Exported for the recorder,
+ * which pins a ref to the query that picks it out (src/mcp/recorder.ts): the same ranking a replay's find will use.
+ */
+export async function findMatches(context: TabToolContext, query: string, maxResults: number): Promise<{ matches: z.infer<typeof matchSchema>[]; notes: Set<string> }> {
+  const { found, notes } = await findElements(context, query, maxResults);
+  const perFrame = found.map((match) => ({
+    score: match.score,
+    match: {
+      ref: match.ref,
+      role: match.role,
+      name: match.name,
+      box: match.box,
+      visible: match.visible,
+      ...(match.clipped ? { clipped: true } : {}),
+      ...(match.coveredBy ? { covered_by: match.coveredBy } : {}),
+      ...(match.missing ? { missing: match.missing } : {}),
+      ...(match.excerpt ? { excerpt: match.excerpt } : {}),
+      ...(match.value !== undefined ? { value: match.value } : {}),
+      ...(match.cut ? { cut: true } : {}),
+    },
+  }));
+  const ranked = perFrame.sort((a, b) => b.score - a.score);
+  // Once some element holds every word, elements holding only some of them are noise.
+  const complete = ranked.filter((entry) => !entry.match.missing);
+  const matches = (complete.length ? complete : ranked).slice(0, maxResults).map((entry) => entry.match);
+  return { matches, notes };
+}
+
 export const findTool = defineTool({
   name: 'find',
   title: 'Find elements',
@@ -47,29 +76,9 @@ export const findTool = defineTool({
   }),
   output: z.object({ query: z.string(), matches: z.array(matchSchema), note: z.string().optional() }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  script: 'looks',
   async handler(context, args) {
-    const maxResults = args.max_results ?? 10;
-    const { found, notes } = await findElements(context, args.query, maxResults);
-    const perFrame = found.map((match) => ({
-      score: match.score,
-      match: {
-        ref: match.ref,
-        role: match.role,
-        name: match.name,
-        box: match.box,
-        visible: match.visible,
-        ...(match.clipped ? { clipped: true } : {}),
-        ...(match.coveredBy ? { covered_by: match.coveredBy } : {}),
-        ...(match.missing ? { missing: match.missing } : {}),
-        ...(match.excerpt ? { excerpt: match.excerpt } : {}),
-        ...(match.value !== undefined ? { value: match.value } : {}),
-        ...(match.cut ? { cut: true } : {}),
-      },
-    }));
-    const ranked = perFrame.sort((a, b) => b.score - a.score);
-    // Once some element holds every word, elements holding only some of them are noise.
-    const complete = ranked.filter((entry) => !entry.match.missing);
-    const matches = (complete.length ? complete : ranked).slice(0, maxResults).map((entry) => entry.match);
+    const { matches, notes } = await findMatches(context, args.query, args.max_results ?? 10);
     // As a snapshot line says them: the value after the ref, [cut] when the name or value was shortened.
     const lines = matches.map((m) => `- ${m.role}${m.name ? ` ${quoted(m.name)}` : ''} [ref=${m.ref}]${m.value ? ` [value=${quoted(m.value)}]` : ''} [box=${m.box.x},${m.box.y},${m.box.width}x${m.box.height}]${whereNote(m)}${m.cut ? ' [cut]' : ''}${m.missing ? ` [partial: no ${m.missing.map((w) => `"${w}"`).join(', ')}]` : ''}${m.excerpt ? ` text: ${quoted(m.excerpt)}` : ''}`);
     const head = matches.length ? `${matches.length} match${matches.length === 1 ? '' : 'es'} for "${args.query}"` : `No element matches "${args.query}".`;

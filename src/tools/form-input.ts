@@ -38,6 +38,7 @@ export const formInputTool = defineTool({
     delta: z.string().optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  script: { step: true, secret: { arg: 'value' } },
   async handler(context, args) {
     const target = await refTarget(context, args.ref);
     const { value: field, outcome } = await watchWhile(context.tab, target.frameContext, () =>

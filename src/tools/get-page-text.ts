@@ -38,6 +38,7 @@ export const getPageTextTool = defineTool({
     nextOffset: z.number().optional(),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  script: 'looks',
   async handler({ tab }, args) {
     const maxChars = args.max_chars ?? 8000;
     const read = await readText(tab, args.ref_id);

@@ -63,6 +63,7 @@ export const javascriptTool = defineTool({
     downloads: z.array(z.object({ url: z.string(), file: z.string(), status: z.string(), path: z.string().optional() })).optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+  script: { step: true, secret: null },
   async handler(context, args) {
     const { result: outcome, downloads } = await downloadsDuring(context.tab, () => run(context, args.text), {
       settleMs: MAY_NAVIGATE.test(args.text) ? 500 : 0,

@@ -57,6 +57,7 @@ export const navigateTool = defineTool({
     downloads: z.array(z.object({ url: z.string(), file: z.string(), status: z.string(), path: z.string().optional() })).optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+  script: { step: true, secret: null },
   async handler(context, args) {
     context.tab.takeAuthAnswers();
     // A URL whose response is a file starts a download and leaves the old page in place: say so, not "arrived".

@@ -55,7 +55,8 @@ export const readNetworkTool = defineTool({
     dropped: z.number(),
     cleared: z.boolean(),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  script: 'looks',
   worksWithDialog: true,
   async handler({ tab }, args) {
     const log = tab.network;

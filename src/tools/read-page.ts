@@ -38,6 +38,7 @@ export const readPageTool = defineTool({
     hint: z.string().optional(),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  script: 'looks',
   async handler(context, args) {
     const { snap, text } = await snapshotReply(context.tab, (page) => `${page.title || '(untitled)'} — ${page.url}`, {
       filter: args.filter === undefined && args.ref_id === undefined ? 'visible' : (args.filter ?? 'all'),

@@ -23,6 +23,7 @@ export const resizeWindowTool = defineTool({
   }),
   output: z.object({ width: z.number(), height: z.number() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  script: { step: true, secret: null },
   async handler({ tab, options }, args) {
     // A screenshot of it would be scaled to under half its size to fit what a model accepts: too small to read.
     const max = options.screenshotMaxSize;

@@ -16,6 +16,7 @@ export const savePdfTool = defineTool({
   input: z.strictObject({ tabId: tabIdField, filename: z.string().min(1).max(120).optional().describe('Default: page-<time>.pdf.') }),
   output: z.object({ path: z.string(), bytes: z.number() }),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  script: { step: true, secret: null },
   async handler(context, args) {
     const pdf = Buffer.from(await context.tab.printPdf(), 'base64');
     const name = args.filename && !args.filename.toLowerCase().endsWith('.pdf') ? `${args.filename}.pdf` : args.filename;

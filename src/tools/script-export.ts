@@ -27,6 +27,7 @@ export const scriptExportTool = defineTool({
     warnings: z.array(z.string()),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  script: { leftOut: 'a replay is not recorded, so it would have nothing to export' },
   async handler(context, args) {
     const script = context.group.exportScript();
     if (!script) throw new ToolError('invalid_arguments', 'This session is not recorded.', { field: 'filename' });

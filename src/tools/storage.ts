@@ -89,6 +89,7 @@ export const cookiesListTool = defineTool({
   input: z.strictObject({ tabId: tabIdField, name: z.string().min(1).max(4096).optional() }),
   output: z.object({ url: z.string(), cookies: z.array(cookieOut) }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  script: 'looks',
   async handler(context, args) {
     const { url, cookies } = await pageCookies(context, args.name);
     const listed = cookies.map(shown);
@@ -121,6 +122,7 @@ export const cookiesSetTool = defineTool({
   }),
   output: z.object({ cookie: cookieOut }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  script: { step: true, secret: null },
   async handler(context, args) {
     const url = await pageUrl(context);
     // A page could have the agent plant a cookie for another site (session fixation): the tab's own site only.
@@ -157,6 +159,7 @@ export const cookiesClearTool = defineTool({
   input: z.strictObject({ tabId: tabIdField, name: z.string().min(1).max(4096).optional() }),
   output: z.object({ deleted: z.array(z.string()) }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  script: { step: true, secret: null },
   async handler(context, args) {
     const { url, cookies } = await pageCookies(context, args.name);
     const deleted: string[] = [];
@@ -182,6 +185,7 @@ export const storageStateSaveTool = defineTool({
   input: z.strictObject({ filename: z.string().min(1).max(120).optional().describe('Default: storage-state-<time>.json.') }),
   output: z.object({ path: z.string(), cookies: z.number(), origins: z.array(z.string()) }),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  script: { step: true, secret: null },
   async handler(context, args) {
     const state = await context.group.storageState();
     const name = args.filename && !args.filename.endsWith('.json') ? `${args.filename}.json` : args.filename;

@@ -16,6 +16,7 @@ export const tabsCloseTool = defineTool({
   input: z.strictObject({ tabId: tabIdField }),
   output: z.object({ closed: z.number(), remainingTabIds: z.array(z.number()) }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  script: { step: true, secret: null },
   async handler(context) {
     const { group } = context;
     if (!(await group.closeTab(context.tab))) {

@@ -17,6 +17,7 @@ export const tabsContextTool = defineTool({
   }),
   output: z.object({ tabs: z.array(tabInfoSchema), activeTabId: z.number().nullable() }),
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+  script: { leftOut: 'it lists tabs; the blank tab createIfEmpty may open is the one run opens for a script by itself' },
   async handler(context, args) {
     const { group } = context;
     let tabs = await group.tabs();

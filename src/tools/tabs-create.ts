@@ -17,6 +17,7 @@ export const tabsCreateTool = defineTool({
   }),
   output: tabInfoSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+  script: { step: true, secret: null },
   async handler(context, args) {
     // A refused URL opens no tab at all.
     if (args.url) checkedUrl(args.url, context.options);

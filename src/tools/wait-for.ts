@@ -32,6 +32,7 @@ export const waitForTool = defineTool({
     match: z.object({ ref: z.string(), role: z.string(), name: z.string() }).optional(),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  script: 'waits',
   errors: ['ref_stale'],
   async handler({ tab, signal }, args) {
     if ((args.text === undefined) === (args.ref === undefined)) {

@@ -14,6 +14,7 @@ export const testRefTool = defineTool({
   input: z.strictObject({ tabId: tabIdField, selector: z.string().min(1), frame: z.number().int().min(0).optional() }),
   output: z.object({ ref: z.string() }),
   annotations: { readOnlyHint: true },
+  script: 'looks',
   async handler(context, args) {
     const { tab } = context;
     const frameContext = args.frame === undefined ? tab.context : tab.contexts.children(tab.context)[args.frame]?.id;
@@ -34,6 +35,7 @@ export const testTextTool = defineTool({
   input: z.strictObject({ tabId: tabIdField, selector: z.string().min(1), frame: z.number().int().min(0).optional() }),
   output: z.object({ text: z.string().nullable() }),
   annotations: { readOnlyHint: true },
+  script: 'looks',
   async handler(context, args) {
     const { tab } = context;
     const frameContext = args.frame === undefined ? tab.context : tab.contexts.children(tab.context)[args.frame]?.id;
@@ -53,6 +55,7 @@ export const testServerStateTool = defineTool({
   input: z.strictObject({}),
   output: z.object({ sessions: z.number() }),
   annotations: { readOnlyHint: true },
+  script: 'looks',
   handler(context) {
     return Promise.resolve({ structured: { sessions: context.services.openSessionCount() } });
   },
