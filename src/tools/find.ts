@@ -30,8 +30,8 @@ function whereNote(match: z.infer<typeof matchSchema>): string {
 }
 
 /**
- * The matches `find` answers a query with, best first, and the notes of their frames. Exported for the recorder,
- * which pins a ref to the query that picks it out (src/mcp/recorder.ts): the same ranking a replay's find will use.
+ * The matches `find` answers a query with, best first, and the notes of their frames. Exported for the recorder's
+ * ref pinning (`RefLocator`, handed in by src/mcp/dispatch.ts): the same ranking a replay's find will use.
  */
 export async function findMatches(context: TabToolContext, query: string, maxResults: number): Promise<{ matches: z.infer<typeof matchSchema>[]; notes: Set<string> }> {
   const { found, notes } = await findElements(context, query, maxResults);
