@@ -119,9 +119,9 @@ async function dispatchCall(tool: Tool, rawArgs: unknown, session: Session, opti
       const response = await tool.handler(sessionToolContext(session, options, signal), args);
       return successResult(response as ToolResponse<Record<string, unknown>>, session.takeLostTabsNotice());
     }
-    const browser = await session.browser();
-    const tab = session.resolveTab(browser, args['tabId'] as number);
-    session.activeTabId = tab.id;
+    const browser = await session.group.browser();
+    const tab = session.group.resolveTab(browser, args['tabId'] as number);
+    session.group.activeTabId = tab.id;
     const response = await tab.serialize(async () => {
       // Cancelled while queued behind another call on the tab: it never starts.
       if (signal.aborted) throw new CallCancelled(false);
