@@ -2,7 +2,6 @@
 // the element is still there.
 import { ToolError, isToolError } from '../../errors.js';
 import type { RefTarget } from '../tab/refs.js';
-import type { Tab } from '../tab/tab.js';
 import { tabOf, type TabHandle } from '../tab/handle.js';
 
 /** A ref that still names a live element, with what that element is now. */

@@ -3,7 +3,7 @@ import type { BrowsingContext, Network } from 'webdriver-bidi-protocol';
 import type { BidiLink } from '../../bidi/connection.js';
 import type { RequestEnd } from '../observe/network-log.js';
 import { makeOutputDir } from './output.js';
-import type { NavigationEvent, Tab } from '../tab/tab.js';
+import type { NavigationEvent } from '../tab/tab.js';
 import { tabOf, type TabHandle } from '../tab/handle.js';
 
 export interface Download {

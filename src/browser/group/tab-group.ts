@@ -193,25 +193,7 @@ export class TabGroup {
 
   /** The group as a tool sees it, on the browser `browser` answers (launched on first use, or the one a tab lives in). */
   on(browser: () => Promise<Browser>): GroupAccess {
-    const group = this;
-    return {
-      tabs: async () => this.tabsIn(await browser()),
-      openTab: async () => this.openTabIn(await browser()),
-      closeTab: async (tab) => (await browser()).closeTab(tabOf(tab), true),
-      get activeTabId() {
-        return group.activeTabId;
-      },
-      set activeTabId(id: number | null) {
-        group.activeTabId = id;
-      },
-      takeOpenedTabs: () => this.takeOpenedTabs(),
-      cookies: {
-        list: async (filter) => (await browser()).cookies(this.id, filter),
-        set: async (cookie) => (await browser()).setCookies(this.id, [cookie]),
-        delete: async (filter) => (await browser()).deleteCookies(this.id, filter),
-      },
-      storageState: async () => (await browser()).storageState(this.id),
-    };
+    return new GroupOnBrowser(this, browser);
   }
 
   /**
@@ -227,5 +209,50 @@ export class TabGroup {
     const browser = this.manager.live;
     if (!browser) return;
     await browser.releaseGroup(this.id);
+  }
+}
+
+/** A TabGroup's tool view, every call on the browser its source answers. */
+class GroupOnBrowser implements GroupAccess {
+  readonly cookies: CookieJar;
+
+  constructor(
+    private readonly group: TabGroup,
+    private readonly browser: () => Promise<Browser>,
+  ) {
+    const id = group.id;
+    this.cookies = {
+      list: async (filter) => (await browser()).cookies(id, filter),
+      set: async (cookie) => (await browser()).setCookies(id, [cookie]),
+      delete: async (filter) => (await browser()).deleteCookies(id, filter),
+    };
+  }
+
+  async tabs(): Promise<Tab[]> {
+    return this.group.tabsIn(await this.browser());
+  }
+
+  async openTab(): Promise<Tab> {
+    return this.group.openTabIn(await this.browser());
+  }
+
+  async closeTab(tab: TabHandle): Promise<boolean> {
+    return (await this.browser()).closeTab(tabOf(tab), true);
+  }
+
+  get activeTabId(): number | null {
+    return this.group.activeTabId;
+  }
+
+  set activeTabId(id: number | null) {
+    this.group.activeTabId = id;
+  }
+
+  takeOpenedTabs(): Tab[] {
+    return this.group.takeOpenedTabs();
+  }
+
+  async storageState(): Promise<StorageState> {
+    return (await this.browser()).storageState(this.group.id);
   }
 }

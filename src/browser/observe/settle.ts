@@ -1,7 +1,6 @@
 // Waiting for a page to settle after it loaded: single-page apps and viewers (pdf.js) fetch and render after the
 // load event, so a snapshot taken at load shows an empty shell. Settled means the DOM has been quiet for a moment
 // with no transition running and no request of the tab in flight; the wait is bounded and says when it ran out.
-import type { Tab } from '../tab/tab.js';
 import { tabOf, type TabHandle } from '../tab/handle.js';
 
 /** How long navigate (and an action that loaded a new page) waits at most for the page to settle, ms. */

@@ -1,4 +1,3 @@
-import type { Tab } from '../tab/tab.js';
 import { DEFAULT_MAX_CHARS, snapshotTab, type SnapshotOptions, type TabSnapshot } from './snapshot.js';
 import { tabOf, type TabHandle } from '../tab/handle.js';
 
