@@ -5,8 +5,6 @@ import type { GroupAccess } from '../browser/group/index.js';
 import type { TabHandle } from '../browser/tab/index.js';
 import type { ServerOptions } from '../config.js';
 
-export type { CookieJar } from '../browser/group/index.js';
-
 /** The calls of a recorded session written out as a `run` script, and what it left out. */
 export interface SessionScript {
   text: string;
