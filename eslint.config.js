@@ -27,13 +27,25 @@ const ROOM_FENCE = {
   regex: '/browser/[a-z-]+/(?!index\\.js$)',
   message: "Import the browser room's entrance (src/browser/<room>/index.ts), not a file inside it; export it there if it belongs to the room's face.",
 };
+// Above src/browser nothing names a page operation: each is a typed function of the tab room (page-queries.ts).
+const NO_PAGE_CALL = {
+  selector: "MemberExpression[property.name='callPage']",
+  message: 'Page operations are called inside src/browser only: use (or add) a typed function of the tab room (src/browser/tab/page-queries.ts: pageInfo, fileInputs, setFieldValue, waitInPage, ...).',
+};
+// Tools hold a TabHandle (src/browser/tab/handle.ts), not the Tab and its browser-side mutators (markClosed, setDialog, performActions).
+const TAB_FENCE = {
+  group: ['**/browser/tab/index.js'],
+  importNames: ['Tab'],
+  message: 'Tools hold a TabHandle (import type { TabHandle }), not the Tab: use a handle method or a browser-layer function that takes the handle (add one there if missing).',
+};
 /** Refuses imports (type imports too) of the given layers of src/. */
 function above(layers, message) {
   return { group: layers.flatMap((layer) => [`**/${layer}/*`, `**/${layer}/**`]), message };
 }
 /** The fence of a layer that may not speak BiDi: no bidi, no page, none of the layers `higher` than it. */
-function fenceBelow(higher, message) {
-  return { 'no-restricted-imports': ['error', { patterns: [...BIDI_FENCE.patterns, PAGE_FENCE, ROOM_FENCE, ...(higher.length ? [above(higher, message)] : [])] }], 'no-restricted-syntax': ['error', NO_RAW_BIDI] };
+function fenceBelow(higher, message, extra = []) {
+  const patterns = [...BIDI_FENCE.patterns, PAGE_FENCE, ROOM_FENCE, ...(higher.length ? [above(higher, message)] : []), ...extra];
+  return { 'no-restricted-imports': ['error', { patterns }], 'no-restricted-syntax': ['error', NO_RAW_BIDI, NO_PAGE_CALL] };
 }
 
 export default tseslint.config(
@@ -90,7 +102,7 @@ export default tseslint.config(
   // is the ToolContext, src/tools/context.ts, supplied by mcp); the shared modules at src/ (options, error codes) none.
   { files: ['src/cli/**/*.ts'], rules: fenceBelow([], '') },
   { files: ['src/mcp/**/*.ts'], rules: fenceBelow(['cli'], 'src/mcp sits below cli.') },
-  { files: ['src/tools/**/*.ts'], rules: fenceBelow(['cli', 'mcp'], 'tools sit below mcp and cli: take it from the ToolContext (src/tools/context.ts).') },
+  { files: ['src/tools/**/*.ts'], rules: fenceBelow(['cli', 'mcp'], 'tools sit below mcp and cli: take it from the ToolContext (src/tools/context.ts).', [TAB_FENCE]) },
   { files: ['src/*.ts'], rules: fenceBelow(['cli', 'mcp', 'tools', 'browser'], 'The shared modules of src/ sit below every layer.') },
   {
     // The page scripts run in Firefox: nothing of the server's reaches them, only the page contract both sides share.

@@ -3,6 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BrowserManager } from '../browser/manager.js';
+import { pageInfo } from '../browser/tab/index.js';
 import type { ServerOptions } from '../config.js';
 import { isToolError } from '../errors.js';
 
@@ -34,7 +35,7 @@ export async function launchCheck(options: ServerOptions): Promise<LaunchCheck> 
     const startedAt = browser.startup?.startedAt ?? performance.now();
     const tab = await browser.createTab('doctor');
     await tab.navigateTo(url, 'complete', options.timeoutNavigation);
-    check.pageTitle = (await tab.callPage('pageInfo', {}, { timeout: options.timeoutAction })).title;
+    check.pageTitle = (await pageInfo(tab, { timeout: options.timeoutAction })).title;
     check.phases.page = performance.now() - startedAt;
     check.browser = await browser.versionWhenKnown();
     check.ok = check.pageTitle === TITLE;

@@ -6,9 +6,9 @@ import { pathToFileURL } from 'node:url';
 import { LocalFiles } from './local-files.js';
 import { createInterface } from 'node:readline';
 import { BrowserManager } from '../browser/manager.js';
+import { TabGroup } from '../browser/group/index.js';
 import type { ServerOptions } from '../config.js';
 import { enabledTools } from '../mcp/server.js';
-import { Session } from '../mcp/session.js';
 import { ScriptParseError, parseScript, parseStepLine, type ScriptStep } from './script.js';
 import { ScriptRunner, type StepOutcome } from './script-runner.js';
 import { startupLine } from './startup-report.js';
@@ -44,8 +44,8 @@ export async function runScriptCommand(scriptPath: string, options: ServerOption
   }
   const manager = new BrowserManager(options);
   void manager.prelaunch();
-  const session = new Session(manager, { firstTabAhead: true });
-  const runner = new ScriptRunner(session, tools, options);
+  const group = new TabGroup(manager, { firstTabAhead: true });
+  const runner = new ScriptRunner(group, tools, options);
   const localFiles = new LocalFiles();
   runner.localFiles = localFiles;
   // $SCRIPT_DIR: the script's folder as a file:// URL, so a script can open pages shipped next to it.
@@ -71,7 +71,7 @@ export async function runScriptCommand(scriptPath: string, options: ServerOption
   } finally {
     // The last step's request (a form's fetch on submit) would die with the browser.
     await manager.drainRequests(SCRIPT_END_REQUESTS_MS);
-    await session.close().catch(() => undefined);
+    await group.dispose().catch(() => undefined);
     await manager.close();
     await localFiles.close();
   }
@@ -125,8 +125,8 @@ const REPL_HELP = [
 export async function runInteractive(options: ServerOptions): Promise<number> {
   const tools = enabledTools(options);
   const manager = new BrowserManager(options);
-  const session = new Session(manager);
-  const runner = new ScriptRunner(session, tools, options);
+  const group = new TabGroup(manager);
+  const runner = new ScriptRunner(group, tools, options);
   const file = historyPath();
   const terminal = Boolean(process.stdin.isTTY);
   if (terminal) {
@@ -184,7 +184,7 @@ export async function runInteractive(options: ServerOptions): Promise<number> {
   } finally {
     rl.close();
     await manager.drainRequests(SCRIPT_END_REQUESTS_MS);
-    await session.close().catch(() => undefined);
+    await group.dispose().catch(() => undefined);
     await manager.close();
   }
   return !terminal && failed ? 1 : 0;

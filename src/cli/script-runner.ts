@@ -1,10 +1,11 @@
 import { Secrets, secretsOf } from '../mcp/secrets.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { saveImage } from '../browser/group/index.js';
+import { saveImage, type TabGroup } from '../browser/group/index.js';
+import { pageInfo } from '../browser/tab/index.js';
 import type { ServerOptions } from '../config.js';
 import { ToolError } from '../errors.js';
 import { dispatch, errorResult } from '../mcp/dispatch.js';
-import type { Session } from '../mcp/session.js';
+import { Session } from '../mcp/session.js';
 import type { Tool } from '../tools/tool.js';
 import type { Expectation, ScriptStep } from './script.js';
 import type { LocalFiles } from './local-files.js';
@@ -140,31 +141,32 @@ export class ScriptRunner {
   /** Serves the local pages the script names over loopback HTTP (local-files.ts); null loads them as file:. */
   localFiles: LocalFiles | null = null;
 
+  /** The MCP session the steps are dispatched on: the group's, unrecorded. */
+  private readonly session: Session;
+
   constructor(
-    readonly session: Session,
+    readonly group: TabGroup,
     tools: Tool[],
     readonly options: ServerOptions,
     /** Stem for saved screenshot files. */
     readonly imagePrefix = 'step',
   ) {
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));
+    this.session = new Session(group);
   }
 
   private async currentTabId(): Promise<number> {
-    const browser = await this.session.browser();
-    const current = this.session.activeTabId === null ? undefined : browser.tab(this.session.activeTabId);
-    if (current && !current.isClosed) return current.id;
-    const tab = await browser.createTab(this.session.id, { foreground: 'tab' }); // a background tab's timers are clamped
-    this.session.remember(tab);
-    this.session.activeTabId = tab.id;
+    const current = await this.group.activeTab();
+    if (current) return current.id;
+    const tab = await this.group.openTab({ foreground: 'tab' }); // a background tab's timers are clamped
     return tab.id;
   }
 
   private async currentUrl(): Promise<string> {
-    const browser = await this.session.browser();
-    const tab = this.session.activeTabId === null ? undefined : browser.tab(this.session.activeTabId);
+    const browser = await this.group.browser();
+    const tab = this.group.activeTabId === null ? undefined : browser.tab(this.group.activeTabId);
     if (!tab) return '';
-    const info = await tab.callPage('pageInfo', {}, { timeout: 2_000 }).catch(() => null);
+    const info = await pageInfo(tab, { timeout: 2_000 }).catch(() => null);
     return info?.url ?? '';
   }
 

@@ -9,6 +9,7 @@ import type { ServerOptions } from '../config.js';
 import { ToolError } from '../errors.js';
 import { createMcpServer } from '../mcp/server.js';
 import { Session } from '../mcp/session.js';
+import { TabGroup } from '../browser/group/index.js';
 import { processAlive } from '../browser/launch/index.js';
 import { onShutdown } from './lifecycle.js';
 import { DaemonLife, bridgeSessionOptions } from './shared-daemon.js';
@@ -189,7 +190,7 @@ export async function runServe(options: ServerOptions): Promise<void> {
       const bridgePid = daemon ? Number(req.headers['x-firefox-use-pid']) : NaN;
       const sessionOptions = own && !daemon ? privateOutput(asked, own) : asked;
       const browsers = manager ?? new BrowserManager(sessionOptions);
-      const session = new Session(browsers, { ownStorage, ...(own && ownStorage ? { downloadDir: own } : {}) });
+      const session = new Session(new TabGroup(browsers, { ownStorage, ...(own && ownStorage ? { downloadDir: own } : {}) }));
       let released: Promise<void> | null = null;
       const release = (): Promise<void> =>
         (released ??= (async () => {

@@ -130,9 +130,9 @@ async function dispatchCall(tool: Tool, rawArgs: unknown, session: Session, opti
       return successResult(response, session.takeLostTabsNotice());
     }
     const { args, tabId, run } = prepared;
-    const browser = await session.browser();
-    const tab = session.resolveTab(browser, tabId);
-    session.activeTabId = tab.id;
+    const browser = await session.group.browser();
+    const tab = session.group.resolveTab(browser, tabId);
+    session.group.activeTabId = tab.id;
     const response = await tab.serialize(async () => {
       // Cancelled while queued behind another call on the tab: it never starts.
       if (signal.aborted) throw new CallCancelled(false);

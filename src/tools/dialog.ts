@@ -3,7 +3,7 @@ import { ToolError, isToolError } from '../errors.js';
 import { answerLines } from './page-answer.js';
 import { defineTool, tabIdField } from './tool.js';
 import type { PageInfo } from '../contract/index.js';
-import type { Tab } from '../browser/tab/index.js';
+import { pageInfo, type TabHandle } from '../browser/tab/index.js';
 
 const closedDialogSchema = z.object({
   type: z.string(),
@@ -15,12 +15,12 @@ const closedDialogSchema = z.object({
 const LEAVE_WAIT_MS = 5_000;
 
 /** Where the tab is once the navigation a beforeunload held has loaded (or, bounded, where it is so far). */
-async function afterLeaving(tab: Tab): Promise<{ url: string; title: string; loading: boolean } | null> {
+async function afterLeaving(tab: TabHandle): Promise<{ url: string; title: string; loading: boolean } | null> {
   const before = tab.lastUrl;
   const started = Date.now();
   let info: PageInfo | null = null;
   while (Date.now() - started < LEAVE_WAIT_MS && !tab.isClosed && !tab.dialog) {
-    info = await tab.callPage('pageInfo', {}, { timeout: 1_000 }).catch(() => null);
+    info = await pageInfo(tab, { timeout: 1_000 }).catch(() => null);
     // A reload keeps the URL: once a second has passed, a complete document at the same URL is the arrival.
     // The document in between is about:blank, complete at once: not an arrival.
     if (info?.readyState === 'complete' && ((info.url !== before && info.url !== 'about:blank') || Date.now() - started > 1_000)) break;
@@ -33,7 +33,7 @@ async function afterLeaving(tab: Tab): Promise<{ url: string; title: string; loa
  * The page's answer to the dialog's closing, as reply lines: the delta of the action that opened it (settled), or
  * the next dialog it opened meanwhile (kept for that one's answer).
  */
-async function pageReaction(tab: Tab, pending: NonNullable<Tab['dialogWatch']>): Promise<string[]> {
+async function pageReaction(tab: TabHandle, pending: NonNullable<TabHandle['dialogWatch']>): Promise<string[]> {
   try {
     const outcome = await pending.watch.finish({ again: true, ...(pending.targetRef ? { targetRef: pending.targetRef } : {}) });
     const lines = answerLines(outcome);

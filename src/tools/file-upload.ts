@@ -6,6 +6,7 @@ import { dataDir, isOwnFile } from '../browser/group/index.js';
 import type { FileInputInfo } from '../contract/index.js';
 import { ToolError } from '../errors.js';
 import { watchWhile } from '../browser/observe/index.js';
+import { fileInput, fileInputs } from '../browser/tab/index.js';
 import { answerLines } from './page-answer.js';
 import { refField, refTarget } from './ref-target.js';
 import { defineTool, tabIdField, type TabToolContext } from './tool.js';
@@ -82,10 +83,10 @@ async function chooseInput(context: TabToolContext, ref: string | undefined): Pr
   const { tab } = context;
   if (ref) {
     const target = await refTarget(context, ref);
-    const info = await tab.callPage('fileInput', { docId: target.docId, localId: target.localId }, { context: target.frameContext });
+    const info = await fileInput(tab, target);
     return { ref, frameContext: target.frameContext, info };
   }
-  const inputs = await tab.callPage('fileInputs');
+  const inputs = await fileInputs(tab);
   const named = inputs.map((info) => ({ ref: tab.refs.refFor(tab.id, tab.context, info.docId, info.localId), frameContext: tab.context, info }));
   if (named.length === 1) return named[0]!;
   if (named.length === 0) {
@@ -135,7 +136,7 @@ export const fileUploadTool = defineTool({
     const { outcome } = await watchWhile(tab, chosen.frameContext, () => tab.setFiles(chosen.frameContext, chosen.info.docId, chosen.info.localId, files), {
       lingerMs: READ_LINGER_MS,
     });
-    const after = await tab.callPage('fileInput', { docId: chosen.info.docId, localId: chosen.info.localId }, { context: chosen.frameContext });
+    const after = await fileInput(tab, { docId: chosen.info.docId, localId: chosen.info.localId, frameContext: chosen.frameContext });
     const answered = answerLines(outcome, chosen.ref);
     const text = [after.files.length ? `${chosen.ref} now holds: ${after.files.join(', ')}` : `${chosen.ref} is now empty.`, ...answered].join('\n');
     return { structured: { ref: chosen.ref, files: after.files, ...(answered.length ? { delta: answered.join('\n') } : {}) }, text };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { watchWhile } from '../browser/observe/index.js';
+import { setFieldValue } from '../browser/tab/index.js';
 import { answerLines } from './page-answer.js';
 import { refField, refTarget } from './ref-target.js';
 import { defineTool, tabIdField } from './tool.js';
@@ -42,7 +43,7 @@ export const formInputTool = defineTool({
   async handler(context, args) {
     const target = await refTarget(context, args.ref);
     const { value: field, outcome } = await watchWhile(context.tab, target.frameContext, () =>
-      context.tab.callPage('setFieldValue', { docId: target.docId, localId: target.localId, value: args.value }, { context: target.frameContext, write: true }),
+      setFieldValue(context.tab, target, args.value),
     );
     const shown = field.masked ? `(password, ${field.length} characters)` : JSON.stringify(field.value);
     let text = field.described ? `${field.described} [ref=${args.ref}] is now ${shown}` : `${args.ref} (${field.field}) is now ${shown}`;

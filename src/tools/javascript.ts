@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeDownloads, downloadsDuring } from '../browser/group/index.js';
-import { elementNodes, renderRemoteValue, toJson, type EvaluateResult, type RemoteValue } from '../browser/tab/index.js';
+import { elementNodes, identifyNodes, renderRemoteValue, toJson, type EvaluateResult, type RemoteValue } from '../browser/tab/index.js';
 import { ToolError } from '../errors.js';
 import { defineTool, tabIdField, type TabToolContext } from './tool.js';
 
@@ -30,9 +30,7 @@ async function refsFor(context: TabToolContext, value: RemoteValue): Promise<Map
   const nodes = elementNodes(value).slice(0, 200);
   if (nodes.length === 0) return refs;
   const { tab } = context;
-  const ids = await tab
-    .callPage('identify', {}, { nodes: nodes.map((node) => ({ sharedId: node.sharedId! })) })
-    .catch(() => null); // nodes of another frame's document cannot be named from the top one
+  const ids = await identifyNodes(tab, nodes.map((node) => ({ sharedId: node.sharedId! }))).catch(() => null); // nodes of another frame's document cannot be named from the top one
   ids?.forEach((id, index) => {
     if (id) refs.set(nodes[index]!.sharedId!, tab.refs.refFor(tab.id, tab.context, id.docId, id.localId));
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageInfo } from '../browser/tab/index.js';
 import { ToolError } from '../errors.js';
 import { fitFactor } from './computer/capture.js';
 import { defineTool, tabIdField } from './tool.js';
@@ -39,7 +40,7 @@ export const resizeWindowTool = defineTool({
     }
     await tab.setViewport(args.width, args.height);
     // What the page now sees: the layout viewport may differ (e.g. a scrollbar) from the size asked for.
-    const info = await tab.callPage('pageInfo').catch(() => null);
+    const info = await pageInfo(tab).catch(() => null);
     const structured = { width: args.width, height: args.height };
     const seen = info && (info.viewport.width !== args.width || info.viewport.height !== args.height) ? ` (the page reports ${info.viewport.width}x${info.viewport.height})` : '';
     const fit = fitFactor(args, max);

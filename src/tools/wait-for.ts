@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CallCancelled } from '../abort.js';
+import { cancelWaits, findInPage, waitInPage } from '../browser/tab/index.js';
 import { ToolError } from '../errors.js';
 import { defineTool, tabIdField } from './tool.js';
 
@@ -49,9 +50,9 @@ export const waitForTool = defineTool({
       ref = { docId: target.docId, id: target.localId };
     }
     // A cancelled call ends the page's wait too, so nothing is left watching the page.
-    const cancel = () => void tab.callPage('cancelWaits', {}, { context }).catch(() => undefined);
+    const cancel = () => void cancelWaits(tab, context).catch(() => undefined);
     signal.addEventListener('abort', cancel, { once: true });
-    const report = await tab.callPage('waitFor', { text: args.text, ref, gone, timeoutMs }, { context, timeout: timeoutMs + 5_000 }).finally(() => signal.removeEventListener('abort', cancel));
+    const report = await waitInPage(tab, { text: args.text, ref, gone, timeoutMs }, { context, timeout: timeoutMs + 5_000 }).finally(() => signal.removeEventListener('abort', cancel));
     if (signal.aborted) throw new CallCancelled();
     const what = args.text ? `Text "${args.text}"` : args.ref!;
     const seconds = (report.waitedMs / 1000).toFixed(1);
@@ -63,7 +64,7 @@ export const waitForTool = defineTool({
     let match: { ref: string; role: string; name: string } | undefined;
     if (args.text && !gone) {
       // Where the text is, so the next call can act on it.
-      const found = await tab.callPage('find', { query: args.text, maxResults: 1 }).catch(() => null);
+      const found = await findInPage(tab, args.text, 1).catch(() => null);
       const best = found?.matches[0];
       if (best && !best.missing) {
         match = { ref: tab.refs.refFor(tab.id, tab.context, found.docId, best.id), role: best.role, name: best.name };

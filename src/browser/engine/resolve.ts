@@ -2,7 +2,7 @@
 // the element is still there.
 import { ToolError, isToolError } from '../../errors.js';
 import type { RefTarget } from '../tab/refs.js';
-import type { Tab } from '../tab/tab.js';
+import { tabOf, type TabHandle } from '../tab/handle.js';
 
 /** A ref that still names a live element, with what that element is now. */
 export interface ResolvedRef {
@@ -17,7 +17,8 @@ export interface ResolvedRef {
  * or other_document (the frame navigated, reloaded, or is gone). The element itself is reached in the page with
  * `elementFor(target.docId, target.localId)` in `target.frameContext`.
  */
-export async function resolveRef(tab: Tab, ref: string): Promise<ResolvedRef> {
+export async function resolveRef(handle: TabHandle, ref: string): Promise<ResolvedRef> {
+  const tab = tabOf(handle);
   const target = tab.refs.lookup(ref, tab.id);
   if (!tab.contexts.has(target.frameContext)) {
     throw new ToolError('ref_stale', `${ref} was in a frame that no longer exists. Call read_page or find for current refs.`, {

@@ -3,7 +3,8 @@ import type { BrowsingContext, Network } from 'webdriver-bidi-protocol';
 import type { BidiLink } from '../../bidi/connection.js';
 import type { RequestEnd } from '../observe/network-log.js';
 import { makeOutputDir } from './output.js';
-import type { NavigationEvent, Tab } from '../tab/tab.js';
+import type { NavigationEvent } from '../tab/tab.js';
+import { tabOf, type TabHandle } from '../tab/handle.js';
 
 export interface Download {
   /** BiDi download id. */
@@ -69,13 +70,14 @@ export interface DownloadWatchOptions {
  * waiting for them to finish: the action that triggered a download can then say where the file is.
  */
 export async function downloadsDuring<T>(
-  tab: Tab,
+  handle: TabHandle,
   work: () => Promise<T>,
   options: DownloadWatchOptions & {
     /** The work's result says it started a document load that may not have reached the network yet: wait for it. */
     expectsLoad?: (result: T) => boolean;
   } = {},
 ): Promise<{ result: T; downloads: Download[]; /** A document load in the tab ended with a page or a file it shows (with navigationWaitMs). */ pageLoaded: boolean }> {
+  const tab = tabOf(handle);
   const { settleMs = 0, finishMs = 10_000, navigationWaitMs = 0 } = options;
   const state = tab.downloads;
   const begun: Download[] = [];

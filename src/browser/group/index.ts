@@ -4,3 +4,4 @@ export * from './downloads.js';
 export * from './output.js';
 export * from './own-files.js';
 export * from './storage.js';
+export * from './tab-group.js';

@@ -8,6 +8,7 @@ import { untilPage } from '../tab/navigation.js';
 import { SETTLE_MAX_MS, settleTab } from './settle.js';
 import { DEFAULT_MAX_CHARS, globalizeRefs, snapshotTab } from './snapshot.js';
 import type { Tab } from '../tab/tab.js';
+import { tabOf, type TabHandle } from '../tab/handle.js';
 
 export interface OpenedPopup {
   ref: string;
@@ -344,7 +345,8 @@ async function fullSnapshot(tab: Tab, maxChars: number, oldDocId?: string): Prom
  * Runs a write that is not input (form_input sets a value by script) under a watch of the tab's document and
  * `frame`'s, and says what the page did in answer: its heading, title, an enabled button.
  */
-export async function watchWhile<T>(tab: Tab, frame: string, write: () => Promise<T>, options: DeltaFinishOptions = {}): Promise<{ value: T; outcome: DeltaOutcome | null }> {
+export async function watchWhile<T>(handle: TabHandle, frame: string, write: () => Promise<T>, options: DeltaFinishOptions = {}): Promise<{ value: T; outcome: DeltaOutcome | null }> {
+  const tab = tabOf(handle);
   const watch = new DeltaWatch(tab);
   await watch.startIn([...new Set([tab.context, frame])]);
   const value = await write();

@@ -4,6 +4,7 @@ import { mapFrames } from '../tab/frames.js';
 import { resolveRef } from '../engine/resolve.js';
 import type { Tab } from '../tab/tab.js';
 import { defangRefs } from '../../text-safety.js';
+import { tabOf, type TabHandle } from '../tab/handle.js';
 
 /** Frames inside frames are followed this deep. */
 const FRAME_DEPTH = 3;
@@ -39,7 +40,8 @@ async function textIn(tab: Tab, context: string, args: { root?: { docId: string;
 }
 
 /** The tab's readable text (or `refId`'s element's), frames included. */
-export async function readText(tab: Tab, refId?: string): Promise<TextRead> {
+export async function readText(handle: TabHandle, refId?: string): Promise<TextRead> {
+  const tab = tabOf(handle);
   if (!refId) return textIn(tab, tab.context, {}, 0);
   const resolved = await resolveRef(tab, refId);
   const top = await tab.callPage('pageInfo');

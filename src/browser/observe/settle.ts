@@ -1,7 +1,7 @@
 // Waiting for a page to settle after it loaded: single-page apps and viewers (pdf.js) fetch and render after the
 // load event, so a snapshot taken at load shows an empty shell. Settled means the DOM has been quiet for a moment
 // with no transition running and no request of the tab in flight; the wait is bounded and says when it ran out.
-import type { Tab } from '../tab/tab.js';
+import { tabOf, type TabHandle } from '../tab/handle.js';
 
 /** How long navigate (and an action that loaded a new page) waits at most for the page to settle, ms. */
 export const SETTLE_MAX_MS = 3_000;
@@ -23,7 +23,8 @@ function sleep(ms: number): Promise<void> {
 }
 
 /** Waits (at most maxMs) for the tab's page to be quiet: DOM, animations and network. */
-export async function settleTab(tab: Tab, maxMs: number): Promise<SettleOutcome> {
+export async function settleTab(handle: TabHandle, maxMs: number): Promise<SettleOutcome> {
+  const tab = tabOf(handle);
   const started = Date.now();
   const deadline = started + maxMs;
   let busy = 'the page kept changing';

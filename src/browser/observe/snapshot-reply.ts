@@ -1,5 +1,5 @@
-import type { Tab } from '../tab/tab.js';
 import { DEFAULT_MAX_CHARS, snapshotTab, type SnapshotOptions, type TabSnapshot } from './snapshot.js';
+import { tabOf, type TabHandle } from '../tab/handle.js';
 
 /** Room kept for the `truncated:` hint line, so the whole reply (head, tree, hint) stays within max_chars. */
 const HINT_ROOM = 200;
@@ -18,7 +18,8 @@ function clip(text: string, room: number): string {
 }
 
 /** A snapshot whose whole reply (head line, note, tree, hint), not only its tree, fits the character budget. */
-export async function snapshotReply(tab: Tab, head: (snap: TabSnapshot) => string, options: SnapshotOptions = {}, note = ''): Promise<SnapshotReply> {
+export async function snapshotReply(handle: TabHandle, head: (snap: TabSnapshot) => string, options: SnapshotOptions = {}, note = ''): Promise<SnapshotReply> {
+  const tab = tabOf(handle);
   const budget = options.maxChars ?? DEFAULT_MAX_CHARS;
   const headRoom = Math.min(HEAD_ROOM, Math.floor(budget / 4));
   const noteLine = note ? `\n${clip(note, Math.min(NOTE_ROOM, Math.floor(budget / 8)))}` : '';

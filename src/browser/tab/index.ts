@@ -1,7 +1,9 @@
 // The tab model: one top-level browsing context, its frames, navigation and calls into its documents' page scripts.
 // The one entrance for code outside src/browser (lint enforces it); inside, files import each other directly.
+export * from './handle.js';
 export * from './http-auth.js';
 export * from './navigation.js';
+export * from './page-queries.js';
 export * from './refs.js';
 export * from './remote-value.js';
 export * from './tab.js';

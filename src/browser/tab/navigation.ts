@@ -9,6 +9,7 @@ import type { PageInfo } from '../../contract/index.js';
 import type { RequestEnd } from '../observe/network-log.js';
 import { TabChange } from './tab-change.js';
 import type { NavigationEvent, Tab } from './tab.js';
+import { tabOf, type TabHandle } from './handle.js';
 
 export const navigationTargetSchema = z.string().min(1).max(16_384);
 
@@ -47,7 +48,8 @@ export interface Arrival {
 }
 
 /** Loads `target` (a URL, "back" or "forward") and waits for the document to be complete. */
-export async function navigateTab(tab: Tab, target: string, options: ServerOptions): Promise<Arrival> {
+export async function navigateTab(handle: TabHandle, target: string, options: ServerOptions): Promise<Arrival> {
+  const tab = tabOf(handle);
   const timeout = tab.timeouts.navigation;
   const started = Date.now();
   if (target === 'back' || target === 'forward') {

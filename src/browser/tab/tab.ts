@@ -12,6 +12,7 @@ import type { AuthAnswer } from './http-auth.js';
 import { loadedUnanswered } from './navigate-unanswered.js';
 import { NetworkLog } from '../observe/network-log.js';
 import type { RefRegistry } from './refs.js';
+import type { TabHandle } from './handle.js';
 import { PageScripts, type PageCallArgs } from './page-calls.js';
 import type { PageOperationName, PageResult } from '../../contract/index.js';
 import { pageUrl } from '../../text-safety.js';
@@ -58,7 +59,7 @@ export type ClosedReason = 'closed_by_tool' | 'closed_by_page' | 'browser_crashe
  * One top-level browsing context as the agent sees it: a small stable id, its dialog, its pointer.
  * Tools reach the page only through this class.
  */
-export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedReason]; navigation: NavigationEvent; blocked: [] }> {
+export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedReason]; navigation: NavigationEvent; blocked: [] }> implements TabHandle {
   private openDialog: OpenDialog | null = null;
   /**
    * The watch of the action that opened the dialog now open, and its target: it goes on recording through the

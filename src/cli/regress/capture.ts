@@ -2,7 +2,7 @@ import type { BrowserManager } from '../../browser/manager.js';
 import { navigateTab } from '../../browser/tab/index.js';
 import type { Tab } from '../../browser/tab/index.js';
 import type { ServerOptions } from '../../config.js';
-import { Session } from '../../mcp/session.js';
+import { TabGroup } from '../../browser/group/index.js';
 import type { Tool } from '../../tools/tool.js';
 import { ScriptRunner } from '../script-runner.js';
 import type { Capture } from './config.js';
@@ -35,7 +35,7 @@ export function retire(lane: Lane): void {
 
 /** A capture whose page is loaded (steps run, wait_for met) in its own tab and user context, ready to be made still and shot. */
 export interface Loaded {
-  session: Session;
+  group: TabGroup;
   tab: Tab;
 }
 
@@ -67,11 +67,11 @@ function assertStatus(tab: Tab, expected: number[] | undefined): void {
 /**
  * Opens the capture's tab, selected in the lane's window, in a BiDi user context of its own (cookies, storage and
  * cache start empty, whatever ran before or runs beside it), loads the page and runs its steps. On failure the
- * session is closed and the error thrown.
+ * group is disposed and the error thrown.
  */
 export async function loadCapture(
   manager: BrowserManager,
-  anchors: Session,
+  anchors: TabGroup,
   lane: Lane,
   capture: Capture,
   tools: Tool[],
@@ -79,16 +79,11 @@ export async function loadCapture(
   phases: Phases,
   localFiles: LocalFiles | null = null,
 ): Promise<Loaded> {
-  const session = new Session(manager, { ownStorage: true });
+  const group = new TabGroup(manager, { ownStorage: true });
   try {
-    const browser = await session.browser();
-    if (!lane.anchor || lane.anchor.isClosed) {
-      lane.anchor = await browser.createTab(anchors.id, { foreground: lane.foreground });
-      anchors.remember(lane.anchor);
-    }
-    const tab = await browser.createTab(session.id, { viewport: capture.viewport, foreground: 'tab', beside: lane.anchor }).finally(() => retire(lane));
-    session.remember(tab);
-    session.activeTabId = tab.id;
+    const browser = await group.browser();
+    if (!lane.anchor || lane.anchor.isClosed) lane.anchor = await anchors.openTabIn(browser, { foreground: lane.foreground });
+    const tab = await group.openTabIn(browser, { viewport: capture.viewport, foreground: 'tab', beside: lane.anchor }).finally(() => retire(lane));
     phases.mark('tab');
     // The config's own pages (file: ones included) are the user's, not a page's or an agent's.
     if (capture.page.url) {
@@ -100,7 +95,7 @@ export async function loadCapture(
     }
     phases.mark('load');
     if (capture.page.steps.length) {
-      const runner = new ScriptRunner(session, tools, options, `${capture.id}-step`);
+      const runner = new ScriptRunner(group, tools, options, `${capture.id}-step`);
       runner.localFiles = localFiles;
       let failure: string | null = null;
       await runner.runAll(capture.page.steps, (outcome) => {
@@ -110,9 +105,9 @@ export async function loadCapture(
     }
     if (capture.page.waitFor) await waitFor(tab, capture.page.waitFor, options.timeoutAction);
     if (capture.page.steps.length || capture.page.waitFor) phases.mark('steps');
-    return { session, tab };
+    return { group, tab };
   } catch (error) {
-    await session.close();
+    await group.dispose();
     throw error;
   }
 }

@@ -4,7 +4,7 @@ import type { BrowserManager } from '../../browser/manager.js';
 import type { ServerOptions } from '../../config.js';
 import { toToolError } from '../../mcp/dispatch.js';
 import { enabledTools } from '../../mcp/server.js';
-import { Session } from '../../mcp/session.js';
+import { TabGroup } from '../../browser/group/index.js';
 import type { Tool } from '../../tools/tool.js';
 import { ScriptParseError } from '../script.js';
 import { startupLine } from '../startup-report.js';
@@ -43,7 +43,7 @@ export interface RegressFlags {
 interface Worker {
   manager: BrowserManager;
   /** Holds the lanes' anchor tabs. */
-  session: Session;
+  anchors: TabGroup;
   network: Promise<NetworkWatch>;
   /** One window per capture in flight: the one being shot and the ones loading ahead. */
   lanes: Lane[];
@@ -88,7 +88,7 @@ async function runWorker(worker: Worker, queue: Capture[], ctx: RunContext, repo
         return;
       }
       const phases = new Phases(ctx.totals);
-      const loaded = loadCapture(worker.manager, worker.session, lane, capture, ctx.tools, ctx.options, phases, ctx.localFiles);
+      const loaded = loadCapture(worker.manager, worker.anchors, lane, capture, ctx.tools, ctx.options, phases, ctx.localFiles);
       loaded.catch(() => undefined); // awaited in turn below
       inFlight.push({ capture, lane, phases, started: performance.now(), loaded });
     }
@@ -109,7 +109,7 @@ async function runWorker(worker: Worker, queue: Capture[], ctx: RunContext, repo
         outcome = () => Promise.resolve(failed(error));
       }
       const closed = new Promise<void>((resolve) => {
-        flight.lane.retiring = () => loaded.session.close().catch(() => undefined).then(resolve);
+        flight.lane.retiring = () => loaded.group.dispose().catch(() => undefined).then(resolve);
       });
       worker.closing.push(closed);
     } catch (error) {
@@ -168,10 +168,10 @@ export async function runRegress(configPath: string, options: ServerOptions, fla
   const lanes = 1 + Math.max(0, flags.prefetch ?? DEFAULT_PREFETCH);
   const workers: Worker[] = Array.from({ length: workerCount }, (_, i) => {
     const manager = managers[i % processes]!;
-    const session = new Session(manager);
+    const anchors = new TabGroup(manager);
     // The first worker of a Firefox takes the first window's selected tab; every other lane needs a window of its own.
     const laneList: Lane[] = Array.from({ length: lanes }, (_, lane) => ({ anchor: null, foreground: i < processes && lane === 0 ? 'tab' : 'window', retiring: null }));
-    return { manager, session, network: session.browser().then((browser) => new NetworkWatch(browser)), lanes: laneList, closing: [] };
+    return { manager, anchors, network: anchors.browser().then((browser) => new NetworkWatch(browser)), lanes: laneList, closing: [] };
   });
   const totals = new PhaseTotals(Boolean(flags.verbose) || process.env['FIREFOX_USE_TRACE_REGRESS'] === '1');
   const ctx: RunContext = { tools, options, flags, baselineDir, reportDir, totals, localFiles: new LocalFiles() };

@@ -1,5 +1,5 @@
 import type { Browser } from '../../browser/browser.js';
-import type { Tab } from '../../browser/tab/index.js';
+import { appearedInPage, makePageStill, type Tab } from '../../browser/tab/index.js';
 import { ToolError } from '../../errors.js';
 
 const QUIET_MS = 50;
@@ -43,12 +43,12 @@ export class NetworkWatch {
 
 export async function waitFor(tab: Tab, target: { selector?: string; text?: string }, timeout: number): Promise<void> {
   // The page polls (src/page/still.ts `appeared`); the call is given 2 s more than that to answer.
-  const { found } = await tab.callPage('appeared', { ...target, timeout }, { timeout: timeout + 2_000 });
+  const { found } = await appearedInPage(tab, target, timeout);
   if (!found) throw new ToolError('timeout', `wait_for: ${target.selector ? `selector ${target.selector}` : `text "${target.text}"`} did not appear within ${timeout} ms.`);
 }
 
 /** Makes the page still (src/page/still.ts); returns mask selectors that matched nothing. */
 export async function makeStill(tab: Tab, network: NetworkWatch, mask: string[], timeout: number, framesSinceShot = 0): Promise<string[]> {
-  const [{ missing }] = await Promise.all([tab.callPage('makeStill', { masks: mask, frames: framesSinceShot }, { timeout: timeout + 2_000 }), network.idle(tab.context)]);
+  const [{ missing }] = await Promise.all([makePageStill(tab, mask, framesSinceShot, timeout + 2_000), network.idle(tab.context)]);
   return missing;
 }

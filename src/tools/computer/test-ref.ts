@@ -1,6 +1,7 @@
 // Tools for tests and the benchmark (FIREFOX_USE_TEST_TOOLS=1 only): the ref of the first element matching a CSS
 // selector, issued through the same registry read_page and find use; an element's text; the count of open sessions.
 import { z } from 'zod';
+import { localIdForSelector, textOfSelector } from '../../browser/tab/index.js';
 import { ToolError } from '../../errors.js';
 import { defineTool, tabIdField } from '../tool.js';
 
@@ -19,7 +20,7 @@ export const testRefTool = defineTool({
     const { tab } = context;
     const frameContext = args.frame === undefined ? tab.context : tab.contexts.children(tab.context)[args.frame]?.id;
     if (!frameContext) throw new ToolError('not_found', `No frame ${args.frame} in tab ${tab.id}.`);
-    const found = await tab.callPage('localIdForSelector', { selector: args.selector }, { context: frameContext });
+    const found = await localIdForSelector(tab, args.selector, frameContext);
     if (!found) throw new ToolError('not_found', `Nothing matches ${args.selector}.`);
     return { structured: { ref: tab.refs.refFor(tab.id, frameContext, found.docId, found.localId) } };
   },
@@ -40,7 +41,7 @@ export const testTextTool = defineTool({
     const { tab } = context;
     const frameContext = args.frame === undefined ? tab.context : tab.contexts.children(tab.context)[args.frame]?.id;
     if (!frameContext) throw new ToolError('not_found', `No frame ${args.frame} in tab ${tab.id}.`);
-    const text = await tab.callPage('textOfSelector', { selector: args.selector }, { context: frameContext });
+    const text = await textOfSelector(tab, args.selector, frameContext);
     return { structured: { text } };
   },
 });
