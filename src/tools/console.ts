@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONSOLE_CAPACITY, type ConsoleEntry } from '../browser/observe/index.js';
+import { CONSOLE_CAPACITY, type ConsoleEntry } from '../browser/tab/index.js';
 import { clock, filterByPattern, newest } from './log-filter.js';
 import { defineTool, tabIdField } from './tool.js';
 

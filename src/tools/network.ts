@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NETWORK_CAPACITY, type NetworkEntry } from '../browser/observe/index.js';
+import { NETWORK_CAPACITY, type NetworkEntry } from '../browser/tab/index.js';
 import { filterByPattern, newest } from './log-filter.js';
 import { defineTool, tabIdField } from './tool.js';
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { RefTarget } from '../browser/tab/index.js';
-import { resolveRef } from '../browser/engine/index.js';
+import { resolveRef, type RefTarget } from '../browser/tab/index.js';
 import type { TabToolContext } from './tool.js';
 
 export const refField = z.string().regex(/^ref_\d+$/, 'must look like "ref_12"');

@@ -1,6 +1,6 @@
 // Issue 36's desktop pointer prefs (owned and remote sessions) and the console's page of each entry. No browser.
 import { expect } from 'chai';
-import { ConsoleLog } from '../../dist/browser/observe/console-log.js';
+import { ConsoleLog } from '../../dist/browser/tab/console-log.js';
 import { remoteCapabilities, templatePrefs } from '../../dist/browser/launch/remote.js';
 
 const entry = (text, timestamp) => ({ type: 'console', method: 'error', level: 'error', text, timestamp, args: [], source: { realm: 'r', context: 'c' } });

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { BrowsingContext, Network } from 'webdriver-bidi-protocol';
 import type { BidiLink } from '../../bidi/connection.js';
-import type { RequestEnd } from '../observe/network-log.js';
+import type { RequestEnd } from '../tab/network-log.js';
 import { makeOutputDir } from './output.js';
 import type { NavigationEvent } from '../tab/tab.js';
 import { tabOf, type TabHandle } from '../tab/handle.js';

@@ -1,7 +1,7 @@
 // get_page_text on the server side: a document's readable text (or one element's) with each frame's text, same-
 // or cross-origin, put in where the frame is under a line naming it; then one cut to the caller's budget.
 import { mapFrames } from '../tab/frames.js';
-import { resolveRef } from '../engine/resolve.js';
+import { resolveRef } from '../tab/resolve.js';
 import type { Tab } from '../tab/tab.js';
 import { defangRefs } from '../../text-safety.js';
 import { tabOf, type TabHandle } from '../tab/handle.js';

@@ -2,7 +2,7 @@
 // stitches each frame's lines under its iframe line, and turns page-local ids into global refs.
 import { mapFrames } from '../tab/frames.js';
 import type { PageSnapshot, SnapshotHint } from '../../contract/index.js';
-import { resolveRef } from '../engine/resolve.js';
+import { resolveRef } from '../tab/resolve.js';
 import type { Tab } from '../tab/tab.js';
 
 export type SnapshotFilter = 'visible' | 'interactive' | 'all';

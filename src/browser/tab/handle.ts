@@ -3,8 +3,8 @@
 // reached only inside src/browser: a function there that needs the whole tab narrows the handle with `tabOf`.
 import type { BrowsingContext, Script } from 'webdriver-bidi-protocol';
 import type { DeltaHandle } from '../observe/delta.js';
-import type { ConsoleLog } from '../observe/console-log.js';
-import type { NetworkLog } from '../observe/network-log.js';
+import type { ConsoleLog } from './console-log.js';
+import type { NetworkLog } from './network-log.js';
 import type { ContextTree } from './context-tree.js';
 import type { AuthAnswer } from './http-auth.js';
 import type { RefRegistry } from './refs.js';

@@ -6,7 +6,7 @@ import { isNavigationAborted, mapNavigationError } from '../bidi-errors.js';
 import { assertOriginAllowed } from '../launch/origins.js';
 import { assertSchemeAllowed, printableUrl } from '../launch/schemes.js';
 import type { PageInfo } from '../../contract/index.js';
-import type { RequestEnd } from '../observe/network-log.js';
+import type { RequestEnd } from './network-log.js';
 import { TabChange } from './tab-change.js';
 import type { NavigationEvent, Tab } from './tab.js';
 import { tabOf, type TabHandle } from './handle.js';

@@ -2,7 +2,7 @@
 // re-rendered at a higher DPR).
 import type SharpModule from 'sharp';
 import { saveImage } from '../../browser/group/index.js';
-import { resolveRef } from '../../browser/engine/index.js';
+import { resolveRef } from '../../browser/tab/index.js';
 import { sleepUnlessCancelled } from '../../abort.js';
 import { ToolError } from '../../errors.js';
 import type { ImageFormat } from '../../browser/tab/index.js';

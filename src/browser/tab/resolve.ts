@@ -1,8 +1,8 @@
 // Turning a ref back into a live element for an action: the registry says where it points, the page says whether
 // the element is still there.
 import { ToolError, isToolError } from '../../errors.js';
-import type { RefTarget } from '../tab/refs.js';
-import { tabOf, type TabHandle } from '../tab/handle.js';
+import type { RefTarget } from './refs.js';
+import { tabOf, type TabHandle } from './handle.js';
 
 /** A ref that still names a live element, with what that element is now. */
 export interface ResolvedRef {
