@@ -9,5 +9,6 @@ export * from './input/pointer.js';
 export * from './input/wheel.js';
 export * from './locate.js';
 export * from './mouse.js';
+export * from './report.js';
 export * from './resolve.js';
 export * from './typing.js';

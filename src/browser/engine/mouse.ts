@@ -6,18 +6,22 @@ import type { Modifier } from './input/keys.js';
 import { withModifiers } from './input/keyboard.js';
 import { clickActions, mouseSource, moveTo, type Button, type InputSource, type Point } from './input/pointer.js';
 import { NOTCH_PX, wheelSource, type ScrollDirection } from './input/wheel.js';
-import type { PressStop } from '../../contract/index.js';
 import { aim, newToken, type ActionScope, type Aim, type AimArgs, type Probes } from './aim.js';
 import { dispatch, type Dispatched } from './action-engine.js';
+import { actionReport, type ActionReport } from './report.js';
 
-/** An aimed pointer action and what came of it. */
-export interface Pressed {
-  target: Aim;
-  dispatched: Dispatched;
-  /** A press held back because the page changed the target when the pointer reached it: what it changed. */
-  refused?: string;
-  /** Press events the page's press gate stopped, as they would have reached another control. */
-  stopped?: PressStop;
+/** A click's or hover's report: the input's verdict (none when held back or not probed), a press refused or stopped. */
+function pressReport(scope: ActionScope, target: Aim, dispatched: Dispatched, refused?: string): ActionReport {
+  const conclusion = dispatched.conclusion;
+  return actionReport(
+    {
+      target: { ref: target.ref, hit: target.preparation.aim?.target, point: target.point, inFrame: target.context !== scope.tab.context },
+      preparation: target.preparation,
+      dispatched,
+      verdicts: target.probed && !refused ? [{ what: 'the input', report: conclusion?.delivery }] : [],
+    },
+    { refused, stopped: conclusion?.pressStopped, kept: conclusion?.releaseKept },
+  );
 }
 
 export interface ClickHow {
@@ -74,7 +78,7 @@ export function moveAlone(target: Aim): InputSource[] {
 }
 
 /** Clicks `count` times with `button` at a ref (guarded; the press checked after the pointer's arrival) or a point. */
-export async function click(scope: ActionScope, where: AimArgs, how: ClickHow): Promise<Pressed> {
+export async function click(scope: ActionScope, where: AimArgs, how: ClickHow): Promise<ActionReport> {
   const probes: Probes = { ...clickProbes(how.button, how.count), ...(where.ref ? { pressGate: true as const } : {}) };
   const token = newToken();
   const target = await aim(scope, where, token, probes);
@@ -86,12 +90,11 @@ export async function click(scope: ActionScope, where: AimArgs, how: ClickHow): 
   const batches = split ? [moveAlone(target), actions] : [actions];
   const dispatched = await dispatch(scope, target, batches, { token, need: probes.need }, split ? { between } : {});
   scope.tab.movePointer(target.point);
-  const stopped = dispatched.conclusion?.pressStopped;
-  return { target, dispatched, ...(refused ? { refused } : {}), ...(stopped ? { stopped } : {}) };
+  return pressReport(scope, target, dispatched, refused);
 }
 
 /** Rests the pointer on a ref (guarded) or a point, and waits a little for what the hover shows. */
-export async function hover(scope: ActionScope, where: AimArgs, modifiers: Modifier[] = []): Promise<Pressed> {
+export async function hover(scope: ActionScope, where: AimArgs, modifiers: Modifier[] = []): Promise<ActionReport> {
   const token = newToken();
   const target = await aim(scope, where, token, HOVER);
   // Where the pointer already rests a move would go nowhere and fire nothing: it steps a pixel aside and back, so the
@@ -102,7 +105,7 @@ export async function hover(scope: ActionScope, where: AimArgs, modifiers: Modif
   const actions = withModifiers(mouseSource(path), modifiers);
   const dispatched = await dispatch(scope, target, [actions], { token, need: HOVER.need }, { lingerMs: HOVER_LINGER_MS });
   scope.tab.movePointer(target.point);
-  return { target, dispatched };
+  return pressReport(scope, target, dispatched);
 }
 
 const WHEEL: Probes = { watch: ['wheel'], need: ['wheel'], scrollProbe: true };
@@ -112,11 +115,19 @@ const WHEEL: Probes = { watch: ['wheel'], need: ['wheel'], scrollProbe: true };
  * (`conclusion.scroll`). Firefox delivers wheel events to a background (hidden) tab but does not scroll it: aim
  * brings a hidden tab forward.
  */
-export async function wheel(scope: ActionScope, where: AimArgs, direction: ScrollDirection, notches: number, modifiers: Modifier[] = []): Promise<Pressed> {
+export async function wheel(scope: ActionScope, where: AimArgs, direction: ScrollDirection, notches: number, modifiers: Modifier[] = []): Promise<ActionReport> {
   const token = newToken();
   const target = await aim(scope, where, token, WHEEL);
   const actions = withModifiers(wheelSource(target.framePoint, direction, notches), modifiers);
   const dispatched = await dispatch(scope, target, [actions], { token, need: WHEEL.need, scrollProbe: { expected: notches * NOTCH_PX } });
   scope.tab.movePointer(target.point);
-  return { target, dispatched };
+  // The wheel's own answer is how far it scrolled (`conclusion.scroll`), not a page scroll beside it. Its reply has
+  // always named the tab's URL for a frame's (inFrame false): kept so.
+  return actionReport({
+    target: { ref: target.ref, hit: target.preparation.aim?.target, point: target.point, inFrame: false },
+    preparation: target.preparation,
+    dispatched,
+    verdicts: target.probed ? [{ what: 'the wheel', report: dispatched.conclusion?.delivery }] : [],
+    pageScroll: false,
+  });
 }

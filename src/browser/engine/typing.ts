@@ -11,6 +11,7 @@ import { aim, aimAtFocus, newToken, withRef, type ActionScope, type Aim } from '
 import { FRAME_EVENT_WAIT_MS, dispatch, keyUpsOf, readingBack, type Dispatched } from './action-engine.js';
 import type { Tab } from '../tab/tab.js';
 import { moveAlone, pressNeedsCheck, pressRefused } from './mouse.js';
+import { actionReport, type ActionReport } from './report.js';
 
 /** Keys typed as keys: presses (one per grapheme, `textKeys`), or chords pressed `repeat` times. */
 export type Typing = { presses: string[] } | { chords: Chord[]; repeat?: number };
@@ -22,16 +23,8 @@ export interface NotPlaced {
   placed: false;
 }
 
-/** Keys sent wherever focus was. */
-export interface TypedAtFocus {
-  placed?: true;
-  /** The focused element's document, and whether its probe could be armed there (a frame not reached: unknown). */
-  focused: { context: string; preparation: Aim['preparation']; probed: boolean };
-  dispatched: Dispatched;
-}
-
 /** Keys sent into a ref's field, after the click that gave it focus (unless it had it). */
-export interface TypedByRef {
+interface TypedByRef {
   placed?: true;
   target: Aim;
   dispatched: Dispatched;
@@ -79,10 +72,15 @@ async function sending<T>(scope: ActionScope, keys: Keys, send: () => Promise<T>
   return run.placed ? run.result : { placed: false };
 }
 
+/** The keys' verdict is named for the reply: a paste's keys are not the text. */
+function keysNamed(keys: Keys): string {
+  return 'paste' in keys ? 'the paste keys' : 'the keys';
+}
+
 /** Types wherever focus is (followed down into frames). Text must reach the focused element key by key (pinned). */
-export function typeAtFocus(scope: ActionScope, keys: Typing): Promise<TypedAtFocus>;
-export function typeAtFocus(scope: ActionScope, keys: Keys): Promise<TypedAtFocus | NotPlaced>;
-export async function typeAtFocus(scope: ActionScope, keys: Keys): Promise<TypedAtFocus | NotPlaced> {
+export function typeAtFocus(scope: ActionScope, keys: Typing): Promise<ActionReport>;
+export function typeAtFocus(scope: ActionScope, keys: Keys): Promise<ActionReport | NotPlaced>;
+export async function typeAtFocus(scope: ActionScope, keys: Keys): Promise<ActionReport | NotPlaced> {
   const token = newToken();
   const delta = new DeltaWatch(scope.tab, { keys: true });
   const focused = await aimAtFocus(scope, token, delta, KEYS.watch, 'presses' in keys);
@@ -91,7 +89,15 @@ export async function typeAtFocus(scope: ActionScope, keys: Keys): Promise<Typed
   const conclude = { token, need: [], focusNeed: KEYS.need, ...(scrolls ? { scrollWaitMs: KEY_SCROLL_WAIT_MS } : {}) };
   // Text's read-back goes out with the keys (one round trip less); chords and a paste are read after.
   const dispatched = await sending(scope, keys, () => dispatch(scope, at, keyBatches(keys, false), conclude, 'presses' in keys ? { readWithKeys: true } : {}));
-  return 'placed' in dispatched ? dispatched : { focused, dispatched };
+  if ('placed' in dispatched) return dispatched;
+  const focus = dispatched.conclusion?.focusDelivery;
+  return actionReport({
+    target: { hit: focus?.focus ?? focused.preparation.focused, inFrame: focused.context !== scope.tab.context },
+    preparation: focused.preparation,
+    dispatched,
+    // A focused frame not reached: the keys' delivery is unknown.
+    verdicts: focused.probed ? [{ what: keysNamed(keys), report: focus, code: 'focus_moved' }] : [],
+  });
 }
 
 /**
@@ -99,16 +105,42 @@ export async function typeAtFocus(scope: ActionScope, keys: Keys): Promise<Typed
  * pointer's arrival was checked, and the keys only once focus is on the field. A field that has focus already
  * (typed into before, or selected by a triple_click) gets the keys at its caret or over its selection, no click.
  */
-export function clickThenType(scope: ActionScope, ref: string, keys: Typing): Promise<TypedByRef>;
-export function clickThenType(scope: ActionScope, ref: string, keys: Keys): Promise<TypedByRef | NotPlaced>;
-export async function clickThenType(scope: ActionScope, ref: string, keys: Keys): Promise<TypedByRef | NotPlaced> {
+export function clickThenType(scope: ActionScope, ref: string, keys: Typing): Promise<ActionReport>;
+export function clickThenType(scope: ActionScope, ref: string, keys: Keys): Promise<ActionReport | NotPlaced>;
+export async function clickThenType(scope: ActionScope, ref: string, keys: Keys): Promise<ActionReport | NotPlaced> {
   const { tab } = scope;
   const pin = 'presses' in keys;
   const sped = pin ? await typeAlongWithCheck(scope, ref, keys) : null;
   const typed = sped ?? (await clickThenTypeChecked(scope, ref, keys));
-  if (typed.placed === false) focusLeft.delete(tab);
-  else rememberFocus(tab, ref, typed);
-  return typed;
+  if (typed.placed === false) {
+    focusLeft.delete(tab);
+    return typed;
+  }
+  rememberFocus(tab, ref, typed);
+  return typedReport(scope, ref, typed, keysNamed(keys));
+}
+
+/**
+ * The verdicts of a type by ref: the keys' alone when the field had focus; the click's alone when it did not put
+ * focus on the field (no key went out); else both. A press the page stopped after the button went down on the
+ * field, which took focus and got the keys, is kept, not a refusal.
+ */
+function typedReport(scope: ActionScope, ref: string, typed: TypedByRef, keysWhat: string): ActionReport {
+  const { target, dispatched, focus } = typed;
+  const conclusion = dispatched.conclusion;
+  const unfocused = focus !== undefined && !focus.focused;
+  const typedAnyway = typed.stopped?.afterPress === true && focus?.focused === true;
+  const click = { what: 'the click', report: conclusion?.delivery };
+  const keysVerdict = { what: keysWhat, report: conclusion?.focusDelivery, code: 'focus_moved' as const };
+  return actionReport(
+    {
+      target: { ref, hit: target.preparation.aim?.target, point: target.point, inFrame: target.context !== scope.tab.context },
+      preparation: target.preparation,
+      dispatched,
+      verdicts: typed.noClick ? [keysVerdict] : unfocused ? [click] : [click, keysVerdict],
+    },
+    { refused: typed.refused, focus, noClick: typed.noClick, ...(typedAnyway ? { kept: typed.stopped } : { stopped: typed.stopped }) },
+  );
 }
 
 /** The click (unless the field has focus), the focus check, then the keys: each step answered before the next. */
