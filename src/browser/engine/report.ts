@@ -24,6 +24,8 @@ export interface ActionTarget {
   point?: Point;
   /** The document acted in is a frame's: its URL and title are the frame's, not the tab's. */
   inFrame: boolean;
+  /** A tooltip (left by the pointer's last stop) lay over the ref's element when it was aimed at. */
+  throughTooltip?: true;
 }
 
 /** What the action did besides the page's own changes (the delta). */
@@ -68,7 +70,7 @@ export interface ActionReport {
 
 /** The engine's raw facts of an action, from which its report is made. */
 export interface ReportParts {
-  target: ActionTarget;
+  target: Omit<ActionTarget, 'throughTooltip'>;
   preparation: ActionPreparation;
   dispatched: Dispatched;
   verdicts: Verdict[];
@@ -79,9 +81,10 @@ export interface ReportParts {
 export type ReportExtras = Pick<ActionReport, 'refused' | 'stopped' | 'kept' | 'focus' | 'noClick' | 'start'>;
 
 export function actionReport(parts: ReportParts, extras: ReportExtras = {}): ActionReport {
-  const { dispatched, verdicts } = parts;
+  const { preparation, dispatched, verdicts } = parts;
+  const throughTooltip = parts.target.ref !== undefined && preparation.aim?.throughTooltip === true;
   return {
-    target: parts.target,
+    target: { ...parts.target, ...(throughTooltip ? { throughTooltip: true as const } : {}) },
     verdicts,
     ...definedOf(extras),
     conclusion: dispatched.conclusion,

@@ -60,6 +60,8 @@ const schema = {
   delivered: z.boolean().optional(),
   /** Where the pointer went (top-level viewport CSS pixels); the text says it only for coordinate actions. */
   point: z.object({ x: z.number(), y: z.number() }).optional(),
+  /** A tooltip lay over the ref's element when it was aimed at (a click's press waited for it to go). */
+  through_tooltip: z.boolean().optional(),
 };
 
 /**
@@ -98,7 +100,12 @@ export const actionSection: Section<typeof schema, ActionInput, { failure?: Erro
     } else {
       head += '.';
     }
-    reply.line(head, ...details);
+    reply.line(head);
+    if (report.target.throughTooltip) {
+      reply.set('through_tooltip', true);
+      reply.line('A tooltip lay over it when aimed at.');
+    }
+    reply.line(...details);
     return failure ? { failure } : {};
   },
 };
