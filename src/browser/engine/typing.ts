@@ -113,7 +113,7 @@ export async function clickThenType(scope: ActionScope, ref: string, keys: Keys)
   const sped = pin ? await typeAlongWithCheck(scope, ref, keys) : null;
   const typed = sped ?? (await clickThenTypeChecked(scope, ref, keys));
   if (typed.placed === false) {
-    focusLeft.delete(tab);
+    tab.swapFocusLeft(null);
     return typed;
   }
   rememberFocus(tab, ref, typed);
@@ -184,17 +184,15 @@ async function clickThenTypeChecked(scope: ActionScope, ref: string, keys: Keys)
 }
 
 /**
- * Where the last type left focus, per tab: the ref's field held it when the keys were all read back, and nothing
- * was done to the page or seen of it since (Tab.activity). Only in a top-level document whose key gate listens
- * first (src/page/key-gate.ts).
+ * Remembers on the tab where this type left focus: the ref's field held it when the keys were all read back. Only in
+ * a top-level document whose key gate listens first (src/page/key-gate.ts); the tab forgets it once anything is done
+ * to the page or seen of it (Tab.activity).
  */
-const focusLeft = new WeakMap<Tab, { ref: string; activity: number; target: Aim }>();
-
 function rememberFocus(tab: Tab, ref: string, typed: TypedByRef): void {
   const conclusion = typed.dispatched.conclusion;
   const clean = !typed.refused && !typed.stopped && (typed.focus?.focused ?? true) && conclusion?.keysAllUp && conclusion.focusDelivery?.delivered;
-  if (clean && typed.target.context === tab.context && typed.target.preparation.gateFirst) focusLeft.set(tab, { ref, activity: tab.activity, target: typed.target });
-  else focusLeft.delete(tab);
+  const field = clean && typed.target.context === tab.context && typed.target.preparation.gateFirst;
+  tab.swapFocusLeft(field ? { ref, point: typed.target.point, preparation: typed.target.preparation } : null);
 }
 
 /**
@@ -206,9 +204,8 @@ function rememberFocus(tab: Tab, ref: string, typed: TypedByRef): void {
  */
 async function typeAlongWithCheck(scope: ActionScope, ref: string, keys: Typing): Promise<TypedByRef | null> {
   const { tab } = scope;
-  const left = focusLeft.get(tab);
-  focusLeft.delete(tab);
-  if (left?.ref !== ref || left.activity !== tab.activity || !tab.refs.has(ref, tab.id)) return null;
+  const left = tab.swapFocusLeft(null);
+  if (left?.ref !== ref || !tab.refs.has(ref, tab.id)) return null;
   const found = tab.refs.lookup(ref, tab.id);
   const batches = keyBatches(keys, false);
   const keyUps = keyUpsOf(batches);
@@ -235,10 +232,13 @@ async function typeAlongWithCheck(scope: ActionScope, ref: string, keys: Typing)
   }
   const answer = await along;
   // The keys took the page away before the check's answer came back: the field is the one the last type left.
-  if (!answer) return { target: left.target, dispatched, noClick: true };
+  if (!answer) return { target: fieldAim(tab, ref, refArgs, left.point, left.preparation, delta), dispatched, noClick: true };
   const { preparation } = answer;
   if (preparation.gated || answer.conclusion.gated || !preparation.aim) return null;
-  const point = preparation.aim.point;
-  const target: Aim = { context: tab.context, point, framePoint: point, inputContext: tab.context, ref, refArgs, preparation, delta, probed: true };
-  return { target, dispatched, noClick: true };
+  return { target: fieldAim(tab, ref, refArgs, preparation.aim.point, preparation, delta), dispatched, noClick: true };
+}
+
+/** The aim of a field in the top-level document that holds focus: no frame, the keys go to the tab's own context. */
+function fieldAim(tab: Tab, ref: string, refArgs: Aim['refArgs'], point: Aim['point'], preparation: Aim['preparation'], delta: DeltaWatch): Aim {
+  return { context: tab.context, point, framePoint: point, inputContext: tab.context, ref, refArgs, preparation, delta, probed: true };
 }
