@@ -30,7 +30,8 @@ export async function drag(scope: ActionScope, from: readonly [number, number] |
   const path = sameFrame ? dragActions({ x: start.x - offset.x, y: start.y - offset.y }, end.framePoint) : dragActions(start, end.point);
   const actions = withModifiers(mouseSource(path), modifiers);
   const inputContext = sameFrame || end.inputContext === tab.context ? end.inputContext : tab.context;
-  const dispatched = await dispatch(scope, { ...end, inputContext }, [actions], { token, need: [], startNeed: ['pointerdown'], dragEnd: end.framePoint });
+  const conclude = { token, need: [], startNeed: ['pointerdown'], dragEnd: end.framePoint };
+  const dispatched = await dispatch(scope, { ...end, inputContext }, { steps: [{ input: actions }], conclude, read: { when: 'after' } });
   tab.movePointer(end.point);
   const conclusion = dispatched.conclusion;
   const released = conclusion?.delivery;

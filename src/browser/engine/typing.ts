@@ -6,11 +6,11 @@ import { PASTE_CHORD, withClipboardText } from './clipboard.js';
 import { DeltaWatch } from '../observe/delta.js';
 import { END_KEY, chordActions, keySource, typeSources } from './input/keyboard.js';
 import { mayScroll, parseKeySequence, type Chord } from './input/keys.js';
-import { clickActions, mouseSource, type InputSource } from './input/pointer.js';
+import type { InputSource } from './input/pointer.js';
 import { aim, aimAtFocus, newToken, withRef, type ActionScope, type Aim } from './aim.js';
 import { FRAME_EVENT_WAIT_MS, dispatch, keyUpsOf, readingBack, type Dispatched } from './action-engine.js';
 import type { Tab } from '../tab/tab.js';
-import { moveAlone, pressNeedsCheck, pressRefused } from './mouse.js';
+import { clickThenKeysSteps } from './plan.js';
 import { actionReport, type ActionReport } from './report.js';
 
 /** Keys typed as keys: presses (one per grapheme, `textKeys`), or chords pressed `repeat` times. */
@@ -88,7 +88,8 @@ export async function typeAtFocus(scope: ActionScope, keys: Keys): Promise<Actio
   const at = { context: focused.context, inputContext: focused.context, delta };
   const conclude = { token, need: [], focusNeed: KEYS.need, ...(scrolls ? { scrollWaitMs: KEY_SCROLL_WAIT_MS } : {}) };
   // Text's read-back goes out with the keys (one round trip less); chords and a paste are read after.
-  const dispatched = await sending(scope, keys, () => dispatch(scope, at, keyBatches(keys, false), conclude, 'presses' in keys ? { readWithKeys: true } : {}));
+  const steps = keyBatches(keys, false).map((input) => ({ input }));
+  const dispatched = await sending(scope, keys, () => dispatch(scope, at, { steps, conclude, read: { when: 'presses' in keys ? 'withKeys' : 'after' } }));
   if ('placed' in dispatched) return dispatched;
   const focus = dispatched.conclusion?.focusDelivery;
   return actionReport({
@@ -149,38 +150,18 @@ async function clickThenTypeChecked(scope: ActionScope, ref: string, keys: Keys)
   const token = newToken();
   const pin = 'presses' in keys;
   const target = await aim(scope, { ref }, token, { ...CLICK, focusWatch: KEYS.watch, ...(pin ? { focusPin: true } : {}) });
-  const typed: Omit<TypedByRef, 'dispatched'> = { target };
   const typing = target.preparation.typing;
-  let batches: InputSource[][];
-  let between = async (_index: number) => true;
-  if (typing?.focused) {
-    typed.noClick = true;
-    batches = keyBatches(keys, false);
-  } else {
-    const split = pressNeedsCheck(scope, target);
-    const press = clickActions(target.framePoint, 0, 1);
-    const clicks = split ? [moveAlone(target), [mouseSource(press.slice(1))]] : [[mouseSource(press)]];
-    // A field without a selection API (email, number) gets its caret after its text from an End key instead.
-    batches = [...clicks, ...keyBatches(keys, typing?.append === 'endKey')];
-    between = async (index) => {
-      if (split && index === 1) return !(typed.refused = await pressRefused(scope, target));
-      if (index !== clicks.length) return true;
-      // An iframe by ref: the keys go wherever the click put focus in its document, which the read-back watches.
-      if (target.intoFrame) return true;
-      const waitMs = target.context === tab.context ? 0 : FRAME_EVENT_WAIT_MS;
-      const caretToEnd = typing?.append === 'selection';
-      // Aimed by ref, so the target has its element's ids.
-      typed.focus = await tab.callPage('focusCheck', { ref: target.refArgs!, token, waitMs, ...(caretToEnd ? { caretToEnd } : {}) }, { context: target.context });
-      if (typed.focus.pressStopped) typed.stopped = typed.focus.pressStopped;
-      return typed.focus.focused;
-    };
-  }
-  const conclude = { token, need: typed.noClick ? [] : CLICK.need, focusNeed: KEYS.need };
-  const dispatched = await sending(scope, keys, () => dispatch(scope, target, batches, conclude, { between, ...(pin ? { readWithKeys: true } : {}) }));
+  const noClick = typing?.focused === true;
+  // A field without a selection API (email, number) gets its caret after its text from an End key instead.
+  const keySteps = keyBatches(keys, !noClick && typing?.append === 'endKey');
+  const steps = clickThenKeysSteps(target, tab.pointer, keySteps, token, FRAME_EVENT_WAIT_MS, tab.context);
+  const conclude = { token, need: noClick ? [] : CLICK.need, focusNeed: KEYS.need };
+  const dispatched = await sending(scope, keys, () => dispatch(scope, target, { steps, conclude, read: { when: pin ? 'withKeys' : 'after' } }));
   if ('placed' in dispatched) return dispatched;
-  if (!typed.noClick) tab.movePointer(target.point);
-  const stopped = typed.stopped ?? dispatched.conclusion?.pressStopped;
-  return { ...typed, dispatched, ...(stopped ? { stopped } : {}) };
+  if (!noClick) tab.movePointer(target.point);
+  const { refused, focus } = dispatched;
+  const stopped = focus?.pressStopped ?? dispatched.conclusion?.pressStopped;
+  return { target, dispatched, ...(noClick ? { noClick: true as const } : {}), ...(refused ? { refused } : {}), ...(focus ? { focus } : {}), ...(stopped ? { stopped } : {}) };
 }
 
 /**
@@ -226,7 +207,7 @@ async function typeAlongWithCheck(scope: ActionScope, ref: string, keys: Typing)
   const at = { context: tab.context, inputContext: tab.context, ref, delta };
   let dispatched: Dispatched;
   try {
-    dispatched = await dispatch(scope, at, batches, conclude, { readWithKeys: true, sentRead: along.then((answer) => answer?.conclusion ?? null) });
+    dispatched = await dispatch(scope, at, { steps: batches.map((input) => ({ input })), conclude, read: { when: 'along', answer: along.then((answer) => answer?.conclusion ?? null) } });
   } catch (error) {
     throw withRef(error, ref);
   }
