@@ -1,13 +1,13 @@
 // The action engine's keyboard API by intent: a tool says what to type (text, chords, or a paste) and where (at a
 // ref's field, clicked first, or wherever focus is); the engine decides the click's press check, the focus check
 // before the keys, the End key a field without a selection API needs, and how the keys are batched.
-import type { FocusCheck, PrepareArgs, PressStop } from '../../contract/index.js';
+import type { FocusCheck, PressStop } from '../../contract/index.js';
 import { PASTE_CHORD, withClipboardText } from './clipboard.js';
 import { DeltaWatch } from '../observe/delta.js';
 import { END_KEY, chordActions, keySource, typeSources } from './input/keyboard.js';
 import { mayScroll, parseKeySequence, type Chord } from './input/keys.js';
 import type { InputSource } from './input/pointer.js';
-import { aim, aimAtFocus, newToken, withRef, type ActionScope, type Aim } from './aim.js';
+import { aim, aimAlong, aimAtFocus, newToken, withRef, type ActionScope, type Aim } from './aim.js';
 import { FRAME_EVENT_WAIT_MS, dispatch, keyUpsOf, readingBack, type Dispatched } from './action-engine.js';
 import type { Tab } from '../tab/tab.js';
 import { clickThenKeysSteps } from './plan.js';
@@ -187,17 +187,14 @@ async function typeAlongWithCheck(scope: ActionScope, ref: string, keys: Typing)
   const { tab } = scope;
   const left = tab.swapFocusLeft(null);
   if (left?.ref !== ref || !tab.refs.has(ref, tab.id)) return null;
-  const found = tab.refs.lookup(ref, tab.id);
   const batches = keyBatches(keys, false);
   const keyUps = keyUpsOf(batches);
   // Keys that may take the page away (Enter) are read after them, where the gate's count would not be waited for.
-  if (found.frameContext !== tab.context || keyUps === 0) return null;
+  if (keyUps === 0) return null;
   const token = newToken();
-  const delta = new DeltaWatch(tab, { keys: true });
-  const refArgs = { docId: found.docId, localId: found.localId };
-  // No click watch: the field has focus, only the keys are judged.
-  const prepare: PrepareArgs = { token, focusWatch: KEYS.watch, focusPin: true, ref: refArgs, delta: delta.startArgs, gateKeys: keyUps };
-  delta.joinedStart(tab.context, { docId: found.docId });
+  const aimed = aimAlong(scope, ref, token, KEYS.watch, keyUps);
+  if (!aimed) return null;
+  const { prepare, delta, aimAt } = aimed;
   const finish = delta.finishArgs(tab.context, { targetRef: ref });
   const conclude = { token, need: [], focusNeed: KEYS.need };
   const readArgs = { ...conclude, afterKeyUps: keyUps, ...(finish ? { delta: finish } : {}) };
@@ -213,13 +210,8 @@ async function typeAlongWithCheck(scope: ActionScope, ref: string, keys: Typing)
   }
   const answer = await along;
   // The keys took the page away before the check's answer came back: the field is the one the last type left.
-  if (!answer) return { target: fieldAim(tab, ref, refArgs, left.point, left.preparation, delta), dispatched, noClick: true };
+  if (!answer) return { target: aimAt(left.point, left.preparation), dispatched, noClick: true };
   const { preparation } = answer;
   if (preparation.gated || answer.conclusion.gated || !preparation.aim) return null;
-  return { target: fieldAim(tab, ref, refArgs, preparation.aim.point, preparation, delta), dispatched, noClick: true };
-}
-
-/** The aim of a field in the top-level document that holds focus: no frame, the keys go to the tab's own context. */
-function fieldAim(tab: Tab, ref: string, refArgs: Aim['refArgs'], point: Aim['point'], preparation: Aim['preparation'], delta: DeltaWatch): Aim {
-  return { context: tab.context, point, framePoint: point, inputContext: tab.context, ref, refArgs, preparation, delta, probed: true };
+  return { target: aimAt(preparation.aim.point, preparation), dispatched, noClick: true };
 }
