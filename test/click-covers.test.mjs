@@ -48,6 +48,16 @@ describe('computer click by ref through what covers its target', function () {
     expect(server.text(result)).to.include('text: Saved');
   });
 
+  it('says when a tooltip lay over the clicked ref (and only then), as a line and as through_tooltip', async function () {
+    await server.ok('computer', { tabId, action: 'hover', ref: await ref('#help') });
+    const through = await click('#save');
+    expect(server.text(through)).to.match(/^left_click ref_\d+: delivered\.\nA tooltip lay over it when aimed at\.\n/);
+    expect(through.structuredContent.through_tooltip).to.equal(true);
+    const plain = await click('#save');
+    expect(server.text(plain)).to.not.include('tooltip');
+    expect(plain.structuredContent).to.not.have.property('through_tooltip');
+  });
+
   it('does not aim a wheel through that tooltip: scroll by ref is refused with nothing sent', async function () {
     await server.ok('computer', { tabId, action: 'hover', ref: await ref('#help') });
     const result = await server.call('computer', { tabId, action: 'scroll', ref: await ref('#save'), scroll_direction: 'down', scroll_amount: 1 });

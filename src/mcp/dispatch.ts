@@ -6,7 +6,8 @@ import { ToolError, isToolError } from '../errors.js';
 import { unmappedBidiError } from '../browser/bidi-errors.js';
 import type { CallArgs, PreparedCall, TabToolContext, Tool, ToolResponse } from '../tools/tool.js';
 import { findMatches } from '../tools/find.js';
-import { describeOpenedTab, openedTabLines } from '../tools/tab-info.js';
+import { describeOpenedTab } from '../tools/tab-info.js';
+import { openedTabsSection, Reply } from '../tools/reply/index.js';
 import { escapeControls, escapeDeep } from '../text-safety.js';
 import { renderText } from './render.js';
 import { MAX_ARGUMENT_DEPTH, tooDeepField } from './arg-depth.js';
@@ -68,8 +69,9 @@ async function withOpenedTabs(response: ToolResponse<Record<string, unknown>>, s
   const opened = session.takeOpenedTabs();
   if (opened.length === 0) return response;
   const tabs = await Promise.all(opened.map((tab) => describeOpenedTab(tab, OPENED_TAB_WAIT_MS)));
-  const text = response.text ?? renderText(response.structured);
-  return { ...response, structured: { ...response.structured, opened_tabs: tabs }, text: `${text}\n${openedTabLines(tabs)}` };
+  const reply = new Reply<Record<string, unknown>>({ ...response.structured }, [response.text ?? renderText(response.structured)]);
+  openedTabsSection.render(reply, tabs);
+  return { ...response, ...reply.response() };
 }
 
 /** Validates, resolves the tab inside the caller's group, runs the handler, and codes every failure. */

@@ -9,7 +9,7 @@ import { ToolError } from '../errors.js';
 import { allTools } from '../tools/index.js';
 import { TOOL_GROUPS, type Tool } from '../tools/tool.js';
 import { closest } from '../suggest.js';
-import { tabInfoSchema } from '../tools/tab-info.js';
+import { openedTabsSection } from '../tools/reply/index.js';
 import { VERSION } from '../version.js';
 import { dispatch, errorResult } from './dispatch.js';
 import { shallow, toJsonSchema, type JsonSchema } from './json-schema.js';
@@ -22,7 +22,7 @@ const errorSchema: JsonSchema = { type: 'object', properties: { error: { type: '
 /** Fields the dispatcher may add to any tab tool's result. */
 const dispatcherFields = {
   notice: z.string().optional(),
-  opened_tabs: z.array(tabInfoSchema).optional(),
+  ...openedTabsSection.schema,
 };
 
 /**

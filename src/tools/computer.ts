@@ -4,6 +4,7 @@ import { captureHandlers } from './computer/capture.js';
 import { keyboardHandlers } from './computer/keyboard.js';
 import { pointerHandlers } from './computer/pointer.js';
 import { scrollHandlers } from './computer/scroll.js';
+import { actionReplyFields } from './reply/index.js';
 import { defineTool, tabIdField, type TabToolContext, type ToolResponse } from './tool.js';
 
 const point = z.tuple([z.number().finite(), z.number().finite()]);
@@ -122,34 +123,8 @@ export const computerOutput = z.object({
   /** Image pixels per CSS pixel when a screenshot or zoom was scaled down to fit --screenshot-max-size. */
   imageScale: z.number().optional(),
   savedTo: z.string().optional(),
-  target: z
-    .object({
-      ref: z.string().optional(),
-      role: z.string().optional(),
-      name: z.string().optional(),
-      /** tag#id.class of what a coordinate hit. */
-      selector: z.string().optional(),
-      /** Percent of the viewport it covers, when most; overlay: laid over the page (a mask or backdrop). */
-      covers: z.number().optional(),
-      overlay: z.boolean().optional(),
-    })
-    .optional(),
-  delivered: z.boolean().optional(),
-  /** Where the pointer went (top-level viewport CSS pixels); the text says it only for coordinate actions. */
-  point: z.object({ x: z.number(), y: z.number() }).optional(),
-  url: z.string().optional(),
-  /** After an action inside a frame whose document changed: where that frame is now (the tab's URL is `url`'s). */
-  frame_url: z.string().optional(),
-  title: z.string().optional(),
-  delta: z.string().optional(),
-  opened_popup: z
-    .object({ ref: z.string(), role: z.string(), name: z.string(), opened_by: z.string().optional(), items: z.array(z.string()), item_lines: z.array(z.string()).optional() })
-    .optional(),
+  ...actionReplyFields,
   scrolled: z.object({ x: z.number(), y: z.number() }).optional(),
-  /** A click or key that scrolled the document (a fragment link): by how much, and the fragment's target. */
-  page_scrolled: z.object({ dx: z.number(), dy: z.number(), to: z.string().optional() }).optional(),
-  note: z.string().optional(),
-  downloads: z.array(z.object({ url: z.string(), file: z.string(), status: z.string(), path: z.string().optional() })).optional(),
 });
 
 export type ComputerResult = z.infer<typeof computerOutput>;

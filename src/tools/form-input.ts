@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { watchWhile } from '../browser/observe/index.js';
 import { setFieldValue } from '../browser/tab/index.js';
-import { answerLines } from './page-answer.js';
 import { refField, refTarget } from './ref-target.js';
+import { pageAnswerSection, Reply, type Fields } from './reply/index.js';
 import { defineTool, tabIdField } from './tool.js';
 
 const valueField = z.union([z.string().max(100_000), z.boolean(), z.number().finite(), z.array(z.string().max(10_000)).min(1).max(500)]);
@@ -35,8 +35,7 @@ export const formInputTool = defineTool({
     valid: z.boolean().optional(),
     validationMessage: z.string().optional(),
     note: z.string().optional(),
-    /** What else the page changed in answer (snapshot lines with refs). */
-    delta: z.string().optional(),
+    ...pageAnswerSection.schema,
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   script: { step: true, secret: { arg: 'value' } },
@@ -50,9 +49,8 @@ export const formInputTool = defineTool({
     if (field.valid === false) text += `\nThe page marks it invalid: ${field.validationMessage}`;
     if (field.note) text += `\nNote: ${field.note}`;
     // How the page answered (a heading that follows the field, a button enabled); the field's own line is said above.
-    const answered = answerLines(outcome, args.ref);
-    if (answered.length) text += `\n${answered.join('\n')}`;
-    const structured = { ref: args.ref, ...field, ...(answered.length ? { delta: answered.join('\n') } : {}) };
-    return { structured, text };
+    const reply = new Reply<typeof field & { ref: string } & Fields<typeof pageAnswerSection.schema>>({ ref: args.ref, ...field }, [text]);
+    pageAnswerSection.render(reply, { outcome, skipRef: args.ref });
+    return reply.response();
   },
 });

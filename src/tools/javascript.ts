@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { describeDownloads, downloadsDuring } from '../browser/group/index.js';
+import { downloadsDuring } from '../browser/group/index.js';
 import { elementNodes, identifyNodes, renderRemoteValue, toJson, type EvaluateResult, type RemoteValue } from '../browser/tab/index.js';
 import { ToolError } from '../errors.js';
+import { downloadsSection, Reply, type Fields } from './reply/index.js';
 import { defineTool, tabIdField, type TabToolContext } from './tool.js';
 
 const MAX_TEXT = 20_000;
@@ -58,7 +59,7 @@ export const javascriptTool = defineTool({
     result: z.string(),
     value: z.unknown().optional(),
     truncated: z.boolean().optional(),
-    downloads: z.array(z.object({ url: z.string(), file: z.string(), status: z.string(), path: z.string().optional() })).optional(),
+    ...downloadsSection.schema,
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   script: { step: true, secret: null },
@@ -77,13 +78,8 @@ export const javascriptTool = defineTool({
     let rendered = renderRemoteValue(outcome.result, { refOf });
     const truncated = rendered.length > MAX_TEXT;
     if (truncated) rendered = `${rendered.slice(0, MAX_TEXT)}… (${rendered.length} chars)`;
-    const structured: Record<string, unknown> = { type: outcome.result.type, result: rendered, value: toJson(outcome.result, refOf) };
-    if (truncated) structured['truncated'] = true;
-    let text = rendered;
-    if (downloads.length) {
-      structured['downloads'] = downloads.map((d) => ({ url: d.url, file: d.suggestedFilename, status: d.status, ...(d.path ? { path: d.path } : {}) }));
-      text += `\n${describeDownloads(downloads)}`;
-    }
-    return { structured: structured as { type: string; result: string }, text };
+    const reply = new Reply<{ type: string; result: string; value: unknown; truncated?: boolean } & Fields<typeof downloadsSection.schema>>({ type: outcome.result.type, result: rendered, value: toJson(outcome.result, refOf), ...(truncated ? { truncated } : {}) }, [rendered]);
+    downloadsSection.render(reply, downloads);
+    return reply.response();
   },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { unlessCancelled } from '../abort.js';
-import { describeDownloads, downloadsDuring } from '../browser/group/index.js';
+import { downloadsDuring } from '../browser/group/index.js';
 import type { AuthAnswer } from '../browser/tab/index.js';
 import { navigateTab, navigationTargetSchema } from '../browser/tab/index.js';
 import { dialogNoun } from '../browser/tab/index.js';
@@ -8,6 +8,7 @@ import { DEFAULT_MAX_CHARS } from '../browser/observe/index.js';
 import { snapshotReply } from '../browser/observe/index.js';
 import { SETTLE_MAX_MS, settleTab } from '../browser/observe/index.js';
 import { isToolError, type ToolError } from '../errors.js';
+import { downloadsSection, Reply, type Fields } from './reply/index.js';
 import { defineTool, tabIdField, type TabToolContext } from './tool.js';
 
 /** The line and field that report the page's HTTP authentication challenge (http-auth.ts answered it). */
@@ -54,7 +55,7 @@ export const navigateTool = defineTool({
     /** A dialog the page opened once it had loaded: it must be answered (firefox_dialog) before anything else. */
     dialog: z.object({ type: z.string(), message: z.string(), defaultValue: z.string().optional() }).optional(),
     /** The URL answered with a file: where it was saved; the tab stayed on `url`. */
-    downloads: z.array(z.object({ url: z.string(), file: z.string(), status: z.string(), path: z.string().optional() })).optional(),
+    ...downloadsSection.schema,
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   script: { step: true, secret: null },
@@ -65,9 +66,10 @@ export const navigateTool = defineTool({
       navigationWaitMs: 2_000,
     });
     if (downloads.length) {
-      const files = downloads.map((d) => ({ url: d.url, file: d.suggestedFilename, status: d.status, ...(d.path ? { path: d.path } : {}) }));
-      const text = `That URL is a download, not a page. ${describeDownloads(downloads)}.\nTab ${context.tab.id} stays on ${arrived.title || '(untitled)'} — ${arrived.url}`;
-      return { structured: { ...arrived, downloads: files }, text };
+      const files = new Reply<Arrived & Fields<typeof downloadsSection.schema>>({ ...arrived });
+      downloadsSection.render(files, downloads);
+      const text = `That URL is a download, not a page. ${files.text}.\nTab ${context.tab.id} stays on ${arrived.title || '(untitled)'} — ${arrived.url}`;
+      return { structured: files.structured, text };
     }
     const header = `${arrived.title || '(untitled)'} — ${arrived.url}`;
     try {

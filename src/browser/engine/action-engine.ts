@@ -1,10 +1,11 @@
 // The click engine, the shared path of every input action: aim (aim.ts: guarded, probes armed), dispatch trusted
 // input, read back. Tools do not call it directly: they say what they want through mouse.ts (click, hover, wheel), drag.ts
-// and typing.ts (click then type, type at focus), which describe the action (probes, input batches) for it.
+// and typing.ts (click then type, type at focus), which aim and hand it a plan (plan.ts: steps, checks, when to read).
 // Round trips are the cost here: one page call before the input (guard + probes + the delta's start) and one
 // after (probes + the delta), plus one per frame level when the target is inside an iframe.
-import type { ActionConclusion, ConcludeArgs, PageDelta } from '../../contract/index.js';
+import type { ActionConclusion, ConcludeArgs, FocusCheck, PageDelta } from '../../contract/index.js';
 import type { InputSource } from './input/pointer.js';
+import type { ActionPlan, StepCheck } from './plan.js';
 import { ToolError, isToolError } from '../../errors.js';
 import type { NavigationEvent, Tab } from '../tab/tab.js';
 import type { DeltaOutcome } from '../observe/delta.js';
@@ -18,8 +19,12 @@ export interface Dispatched {
   dialog?: string;
   /** Downloads the action started, finished (or said to be still running). */
   downloads?: Download[];
-  /** The batches that were sent (a `between` check may stop before the rest). */
+  /** The steps that were sent (a check may stop before the rest). */
   sent: number;
+  /** The press check failed: what the page changed when the pointer reached the target. Nothing more was sent. */
+  refused?: string;
+  /** The focus check's answer: when focus is not on the field, no key was sent. */
+  focus?: FocusCheck;
 }
 
 /**
@@ -28,39 +33,23 @@ export interface Dispatched {
  */
 export const FRAME_EVENT_WAIT_MS = 500;
 
-export interface DispatchOptions {
-  /** Runs before each batch after the first; false stops there (nothing more is sent). */
-  between?: (index: number) => Promise<boolean>;
-  /** Wait this long for a first change when the input made none yet (hover: a tooltip's show delay), ms. */
-  lingerMs?: number;
-  /**
-   * Typing into a pinned field: send the read-back with the last batch instead of after it (one round trip less).
-   * The page answers once it has seen that batch's keyups; keys that may leave the page (Enter) are read after.
-   */
-  readWithKeys?: boolean;
-  /**
-   * With readWithKeys: the read-back is on its way already, sent with the page call that went out just before
-   * the keys (typing.ts's typeAlong); it answers once the page saw the keys' keyups. None is sent after them.
-   */
-  sentRead?: Promise<ActionConclusion | null>;
-}
-
 /** After the keys went out: how long the read-back sent with them may still wait for keyups before it is released. */
 const RELEASE_AFTER_MS = 5;
 
 /**
- * Sends the input (one or more batches of actions), then reads the probes and the delta back with one page call
- * in the target's document (and one per other watched document). A dialog the input raised is an outcome, not a
- * failure.
+ * Runs a plan: sends its steps (each behind its check, if it has one), then reads the probes and the delta back with
+ * one page call in the target's document (and one per other watched document), or with the last keys. A dialog the
+ * input raised is an outcome, not a failure.
  */
 export async function dispatch(
   context: ActionScope,
   target: Pick<Aim, 'context' | 'ref' | 'delta'> & { startContext?: string; inputContext?: string },
-  batches: InputSource[][],
-  conclude: ConcludeArgs,
-  options: DispatchOptions = {},
+  plan: ActionPlan,
 ): Promise<Dispatched> {
   const { tab } = context;
+  const { conclude, read } = plan;
+  const batches = plan.steps.map((step) => step.input);
+  const checked: Pick<Dispatched, 'refused' | 'focus'> = {};
   let sent = 0;
   let started = false;
   // A new document committed meanwhile: if reading back then times out, the action's effect is known all the same.
@@ -74,7 +63,8 @@ export async function dispatch(
     const { result, downloads, pageLoaded } = await downloadsDuring(
       tab,
       async () => {
-        const deltaOptions = { targetRef: target.ref, ...(options.lingerMs ? { lingerMs: options.lingerMs } : {}) };
+        const lingerMs = read.when === 'after' ? read.lingerMs : undefined;
+        const deltaOptions = { targetRef: target.ref, ...(lingerMs ? { lingerMs } : {}) };
         const { startNeed, ...rest } = conclude;
         // The drag's start probe lives in another document than the end's when the end is inside a frame.
         const startElsewhere = startNeed && target.startContext && target.startContext !== target.context;
@@ -88,14 +78,14 @@ export async function dispatch(
             ...(inFrame ? { waitMs: FRAME_EVENT_WAIT_MS } : {}),
             ...extra,
           });
-        const keyUps = options.readWithKeys ? keyUpsOf(batches) : 0;
+        const keyUps = read.when === 'after' ? 0 : keyUpsOf(batches);
         let early: Promise<ActionConclusion | null> | undefined;
         let keysSeen = false;
-        for (const [index, batch] of batches.entries()) {
-          if (index > 0 && options.between && !(await options.between(index))) break;
+        for (const [index, step] of plan.steps.entries()) {
+          if (step.check && !(await passes(context, step.check, checked))) break;
           started = true;
-          const input = tab.performActions(batch, target.inputContext);
-          if (keyUps && index === batches.length - 1) early = options.sentRead ?? readBackHere({ afterKeyUps: keyUps });
+          const input = tab.performActions(step.input, target.inputContext);
+          if (keyUps && index === batches.length - 1) early = read.when === 'along' ? read.answer : readBackHere({ afterKeyUps: keyUps });
           const ended = await heldBy(input, early);
           sent++;
           if (ended === 'keysAllUp') keysSeen = true;
@@ -120,19 +110,19 @@ export async function dispatch(
     const [conclusion, finished] = result;
     // A navigation that began after the delta had read the old page (a form submission): show the new page.
     const delta = pageLoaded && finished && !finished.navigated ? await target.delta.afterNavigation() : finished;
-    return { conclusion, delta, sent, ...(downloads.length ? { downloads } : {}) };
+    return { conclusion, delta, sent, ...checked, ...(downloads.length ? { downloads } : {}) };
   } catch (error) {
     if (isToolError(error, 'dialog_open') && tab.dialog) {
       // The page's watch records on through the dialog: its answer reads what the page did next.
       tab.dialogWatch = { watch: target.delta, ...(target.ref ? { targetRef: target.ref } : {}) };
-      return { conclusion: null, sent, dialog: `a ${tab.dialog.type} dialog opened: "${tab.dialog.message}" (answer it with firefox_dialog)` };
+      return { conclusion: null, sent, ...checked, dialog: `a ${tab.dialog.type} dialog opened: "${tab.dialog.message}" (answer it with firefox_dialog)` };
     }
     // Whatever was left pressed by a failed sequence must not stick to the next action.
     if (!isToolError(error, 'timeout')) await tab.releaseActions(target.inputContext);
     if (started && isToolError(error, 'timeout')) {
       // The action loaded a new page that holds its own main thread: the read-back landed on it and got no answer,
       // but the action is done and where the tab went is known (the reply says the page did not answer).
-      if (committed && !tab.isClosed) return { conclusion: null, delta: await target.delta.afterNavigation(), sent };
+      if (committed && !tab.isClosed) return { conclusion: null, delta: await target.delta.afterNavigation(), sent, ...checked };
       // Otherwise any silence once input went out (the page hung in its handler) leaves the action's effects unknown.
       throw inputSentTimeout(error);
     }
@@ -140,6 +130,17 @@ export async function dispatch(
   } finally {
     tab.off('navigation', onNavigation);
   }
+}
+
+/** Runs a step's check (one page call) and keeps its answer; false: the step and the rest are not sent. */
+async function passes(context: ActionScope, check: StepCheck, checked: Pick<Dispatched, 'refused' | 'focus'>): Promise<boolean> {
+  if (check.kind === 'press') {
+    const answer = await context.tab.callPage('pressCheck', check.args, { context: check.context });
+    if (!answer.ok && answer.changed) checked.refused = answer.changed;
+    return checked.refused === undefined;
+  }
+  checked.focus = await context.tab.callPage('focusCheck', check.args, { context: check.context });
+  return checked.focus.focused;
 }
 
 /** Keyups in the batches, or 0 when a key may take the page away (Enter submits, loads): those are read after. */

@@ -191,6 +191,31 @@ export async function aim(context: ActionScope, args: AimArgs, token: string, pr
 }
 
 /**
+ * The aim of a type into a field of the top-level document that the last type left focus in (typing's fast path):
+ * nothing is asked before the keys. The page call's arguments, sent with the keys (`gateKeys`: the page closes its
+ * key gate when the field lost focus or the guard refuses), the delta's watch, and the Aim once the page has answered.
+ * Null when the ref is in a frame.
+ */
+export function aimAlong(
+  context: ActionScope,
+  ref: string,
+  token: string,
+  watch: string[],
+  gateKeys: number,
+): { prepare: PrepareArgs; delta: DeltaWatch; aimAt: (point: Point, preparation: ActionPreparation) => Aim } | null {
+  const { tab } = context;
+  const found = tab.refs.lookup(ref, tab.id);
+  if (found.frameContext !== tab.context) return null;
+  const delta = new DeltaWatch(tab, { keys: true });
+  const refArgs = { docId: found.docId, localId: found.localId };
+  // No click watch: the field has focus, only the keys are judged.
+  const prepare: PrepareArgs = { token, focusWatch: watch, focusPin: true, ref: refArgs, delta: delta.startArgs, gateKeys };
+  delta.joinedStart(tab.context, { docId: found.docId });
+  const aimAt = (point: Point, preparation: ActionPreparation): Aim => ({ context: tab.context, point, framePoint: point, inputContext: tab.context, ref, refArgs, preparation, delta, probed: true });
+  return { prepare, delta, aimAt };
+}
+
+/**
  * Follows a point that lands on an iframe into the frame's document (and further down), arming the probes
  * there: events at that point go to the innermost document, not to the iframe element.
  */

@@ -1,36 +1,23 @@
 // The action engine's drag by intent: press at a start point (or where the pointer rests), move in steps, release at
 // a ref or a point. The engine aims at the end, watches the press at the start, decides which document the input
 // goes to, and says what counts as delivered.
-import type { DeliveryReport } from '../../contract/index.js';
-import { aim, assertInViewport, newToken, type ActionScope, type Aim, type AimArgs, type Probes } from './aim.js';
-import { dispatch, type Dispatched } from './action-engine.js';
+import { aim, assertInViewport, newToken, type ActionScope, type AimArgs, type Probes } from './aim.js';
+import { dispatch } from './action-engine.js';
+import { actionReport, type ActionReport } from './report.js';
 import type { Modifier } from './input/keys.js';
 import { withModifiers } from './input/keyboard.js';
-import { dragActions, mouseSource, type Point } from './input/pointer.js';
+import { dragActions, mouseSource } from './input/pointer.js';
 
 /** A drag ends in a release; under an HTML5 drag Firefox's drag session swallows it, and the drop is the end. */
 const DRAG_END = ['pointerup', 'mouseup', 'dragover', 'drop', 'dragend'];
 
-export interface Dragged {
-  /** Where it started (top-level viewport). */
-  start: Point;
-  /** The end's aim. */
-  end: Aim;
-  dispatched: Dispatched;
-  /** The release's verdict: it counts wherever it landed in the end's document, or when the HTML5 drag ended in a drop. */
-  release: DeliveryReport | undefined;
-  /** The press's verdict at the element under the start. */
-  press: DeliveryReport | undefined;
-  /** False when the start or the end lies where no probe could be armed: delivery is then unknown. */
-  known: boolean;
-}
-
 /**
  * Drags from `from` (start_coordinate; the pointer's resting place if left out) to `to`. Delivered means the press
  * reached the element under the start and the release reached the end's document (a pointer-capturing slider gets it
- * on its thumb, not under the end point) or the HTML5 drag ended in a drop there.
+ * on its thumb, not under the end point) or the HTML5 drag ended in a drop there. Delivery is unknown when the start
+ * or the end lies where no probe could be armed.
  */
-export async function drag(scope: ActionScope, from: readonly [number, number] | undefined, to: AimArgs, modifiers: Modifier[] = []): Promise<Dragged> {
+export async function drag(scope: ActionScope, from: readonly [number, number] | undefined, to: AimArgs, modifiers: Modifier[] = []): Promise<ActionReport> {
   const { tab } = scope;
   const start = from ? assertInViewport(scope, from, 'start_coordinate') : tab.pointer;
   const token = newToken();
@@ -43,10 +30,21 @@ export async function drag(scope: ActionScope, from: readonly [number, number] |
   const path = sameFrame ? dragActions({ x: start.x - offset.x, y: start.y - offset.y }, end.framePoint) : dragActions(start, end.point);
   const actions = withModifiers(mouseSource(path), modifiers);
   const inputContext = sameFrame || end.inputContext === tab.context ? end.inputContext : tab.context;
-  const dispatched = await dispatch(scope, { ...end, inputContext }, [actions], { token, need: [], startNeed: ['pointerdown'], dragEnd: end.framePoint });
+  const conclude = { token, need: [], startNeed: ['pointerdown'], dragEnd: end.framePoint };
+  const dispatched = await dispatch(scope, { ...end, inputContext }, { steps: [{ input: actions }], conclude, read: { when: 'after' } });
   tab.movePointer(end.point);
   const conclusion = dispatched.conclusion;
   const released = conclusion?.delivery;
   const release = released && { ...released, delivered: released.seen.length > 0 || (released.stray ?? []).some((type) => DRAG_END.includes(type)) || conclusion?.drag?.html5 === 'completed' };
-  return { start, end, dispatched, release, press: conclusion?.startDelivery, known: end.startProbed !== false && end.probed };
+  const known = end.startProbed !== false && end.probed;
+  // The drag's reply has always named the tab's URL for a frame's (inFrame false): kept so.
+  return actionReport(
+    {
+      target: { ref: end.ref, hit: end.preparation.aim?.target, point: end.point, inFrame: false },
+      preparation: end.preparation,
+      dispatched,
+      verdicts: known ? [{ what: 'the release', report: release }, { what: 'the press', report: conclusion?.startDelivery }] : [],
+    },
+    { start },
+  );
 }

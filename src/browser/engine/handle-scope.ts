@@ -2,6 +2,7 @@
 // to the Tab the engine drives. Inside src/browser the engine's own functions take the Tab itself.
 import { tabOf, type TabHandle } from '../tab/handle.js';
 import type { ActionScope } from './aim.js';
+import type { ActionReport } from './report.js';
 import * as dragging from './drag.js';
 import * as locating from './locate.js';
 import * as mouse from './mouse.js';
@@ -25,14 +26,14 @@ export const drag = (scope: HandleScope, ...rest: Rest<typeof dragging.drag>) =>
 export const findElements = (scope: HandleScope, ...rest: Rest<typeof locating.findElements>) => locating.findElements(scopeOf(scope), ...rest);
 export const scrollIntoView = (scope: HandleScope, ...rest: Rest<typeof locating.scrollIntoView>) => locating.scrollIntoView(scopeOf(scope), ...rest);
 
-export function typeAtFocus(scope: HandleScope, keys: typing.Typing): Promise<typing.TypedAtFocus>;
-export function typeAtFocus(scope: HandleScope, keys: typing.Keys): Promise<typing.TypedAtFocus | typing.NotPlaced>;
-export function typeAtFocus(scope: HandleScope, keys: typing.Keys): Promise<typing.TypedAtFocus | typing.NotPlaced> {
+export function typeAtFocus(scope: HandleScope, keys: typing.Typing): Promise<ActionReport>;
+export function typeAtFocus(scope: HandleScope, keys: typing.Keys): Promise<ActionReport | typing.NotPlaced>;
+export function typeAtFocus(scope: HandleScope, keys: typing.Keys): Promise<ActionReport | typing.NotPlaced> {
   return typing.typeAtFocus(scopeOf(scope), keys);
 }
 
-export function clickThenType(scope: HandleScope, ref: string, keys: typing.Typing): Promise<typing.TypedByRef>;
-export function clickThenType(scope: HandleScope, ref: string, keys: typing.Keys): Promise<typing.TypedByRef | typing.NotPlaced>;
-export function clickThenType(scope: HandleScope, ref: string, keys: typing.Keys): Promise<typing.TypedByRef | typing.NotPlaced> {
+export function clickThenType(scope: HandleScope, ref: string, keys: typing.Typing): Promise<ActionReport>;
+export function clickThenType(scope: HandleScope, ref: string, keys: typing.Keys): Promise<ActionReport | typing.NotPlaced>;
+export function clickThenType(scope: HandleScope, ref: string, keys: typing.Keys): Promise<ActionReport | typing.NotPlaced> {
   return typing.clickThenType(scopeOf(scope), ref, keys);
 }

@@ -9,6 +9,7 @@ export * from './input/pointer.js';
 export * from './input/wheel.js';
 export * from './locate.js';
 export * from './mouse.js';
+export * from './report.js';
 export * from './typing.js';
 // Named here, these shadow the star exports above: tools act through a scope holding a TabHandle.
 export { click, clickThenType, drag, findElements, hover, scrollIntoView, typeAtFocus, wheel, type HandleScope } from './handle-scope.js';

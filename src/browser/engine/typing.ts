@@ -1,16 +1,17 @@
 // The action engine's keyboard API by intent: a tool says what to type (text, chords, or a paste) and where (at a
 // ref's field, clicked first, or wherever focus is); the engine decides the click's press check, the focus check
 // before the keys, the End key a field without a selection API needs, and how the keys are batched.
-import type { FocusCheck, PrepareArgs, PressStop } from '../../contract/index.js';
+import type { FocusCheck, PressStop } from '../../contract/index.js';
 import { PASTE_CHORD, withClipboardText } from './clipboard.js';
 import { DeltaWatch } from '../observe/delta.js';
 import { END_KEY, chordActions, keySource, typeSources } from './input/keyboard.js';
 import { mayScroll, parseKeySequence, type Chord } from './input/keys.js';
-import { clickActions, mouseSource, type InputSource } from './input/pointer.js';
-import { aim, aimAtFocus, newToken, withRef, type ActionScope, type Aim } from './aim.js';
+import type { InputSource } from './input/pointer.js';
+import { aim, aimAlong, aimAtFocus, newToken, withRef, type ActionScope, type Aim } from './aim.js';
 import { FRAME_EVENT_WAIT_MS, dispatch, keyUpsOf, readingBack, type Dispatched } from './action-engine.js';
 import type { Tab } from '../tab/tab.js';
-import { moveAlone, pressNeedsCheck, pressRefused } from './mouse.js';
+import { clickThenKeysSteps } from './plan.js';
+import { actionReport, type ActionReport } from './report.js';
 
 /** Keys typed as keys: presses (one per grapheme, `textKeys`), or chords pressed `repeat` times. */
 export type Typing = { presses: string[] } | { chords: Chord[]; repeat?: number };
@@ -22,16 +23,8 @@ export interface NotPlaced {
   placed: false;
 }
 
-/** Keys sent wherever focus was. */
-export interface TypedAtFocus {
-  placed?: true;
-  /** The focused element's document, and whether its probe could be armed there (a frame not reached: unknown). */
-  focused: { context: string; preparation: Aim['preparation']; probed: boolean };
-  dispatched: Dispatched;
-}
-
 /** Keys sent into a ref's field, after the click that gave it focus (unless it had it). */
-export interface TypedByRef {
+interface TypedByRef {
   placed?: true;
   target: Aim;
   dispatched: Dispatched;
@@ -79,10 +72,15 @@ async function sending<T>(scope: ActionScope, keys: Keys, send: () => Promise<T>
   return run.placed ? run.result : { placed: false };
 }
 
+/** The keys' verdict is named for the reply: a paste's keys are not the text. */
+function keysNamed(keys: Keys): string {
+  return 'paste' in keys ? 'the paste keys' : 'the keys';
+}
+
 /** Types wherever focus is (followed down into frames). Text must reach the focused element key by key (pinned). */
-export function typeAtFocus(scope: ActionScope, keys: Typing): Promise<TypedAtFocus>;
-export function typeAtFocus(scope: ActionScope, keys: Keys): Promise<TypedAtFocus | NotPlaced>;
-export async function typeAtFocus(scope: ActionScope, keys: Keys): Promise<TypedAtFocus | NotPlaced> {
+export function typeAtFocus(scope: ActionScope, keys: Typing): Promise<ActionReport>;
+export function typeAtFocus(scope: ActionScope, keys: Keys): Promise<ActionReport | NotPlaced>;
+export async function typeAtFocus(scope: ActionScope, keys: Keys): Promise<ActionReport | NotPlaced> {
   const token = newToken();
   const delta = new DeltaWatch(scope.tab, { keys: true });
   const focused = await aimAtFocus(scope, token, delta, KEYS.watch, 'presses' in keys);
@@ -90,8 +88,17 @@ export async function typeAtFocus(scope: ActionScope, keys: Keys): Promise<Typed
   const at = { context: focused.context, inputContext: focused.context, delta };
   const conclude = { token, need: [], focusNeed: KEYS.need, ...(scrolls ? { scrollWaitMs: KEY_SCROLL_WAIT_MS } : {}) };
   // Text's read-back goes out with the keys (one round trip less); chords and a paste are read after.
-  const dispatched = await sending(scope, keys, () => dispatch(scope, at, keyBatches(keys, false), conclude, 'presses' in keys ? { readWithKeys: true } : {}));
-  return 'placed' in dispatched ? dispatched : { focused, dispatched };
+  const steps = keyBatches(keys, false).map((input) => ({ input }));
+  const dispatched = await sending(scope, keys, () => dispatch(scope, at, { steps, conclude, read: { when: 'presses' in keys ? 'withKeys' : 'after' } }));
+  if ('placed' in dispatched) return dispatched;
+  const focus = dispatched.conclusion?.focusDelivery;
+  return actionReport({
+    target: { hit: focus?.focus ?? focused.preparation.focused, inFrame: focused.context !== scope.tab.context },
+    preparation: focused.preparation,
+    dispatched,
+    // A focused frame not reached: the keys' delivery is unknown.
+    verdicts: focused.probed ? [{ what: keysNamed(keys), report: focus, code: 'focus_moved' }] : [],
+  });
 }
 
 /**
@@ -99,16 +106,42 @@ export async function typeAtFocus(scope: ActionScope, keys: Keys): Promise<Typed
  * pointer's arrival was checked, and the keys only once focus is on the field. A field that has focus already
  * (typed into before, or selected by a triple_click) gets the keys at its caret or over its selection, no click.
  */
-export function clickThenType(scope: ActionScope, ref: string, keys: Typing): Promise<TypedByRef>;
-export function clickThenType(scope: ActionScope, ref: string, keys: Keys): Promise<TypedByRef | NotPlaced>;
-export async function clickThenType(scope: ActionScope, ref: string, keys: Keys): Promise<TypedByRef | NotPlaced> {
+export function clickThenType(scope: ActionScope, ref: string, keys: Typing): Promise<ActionReport>;
+export function clickThenType(scope: ActionScope, ref: string, keys: Keys): Promise<ActionReport | NotPlaced>;
+export async function clickThenType(scope: ActionScope, ref: string, keys: Keys): Promise<ActionReport | NotPlaced> {
   const { tab } = scope;
   const pin = 'presses' in keys;
   const sped = pin ? await typeAlongWithCheck(scope, ref, keys) : null;
   const typed = sped ?? (await clickThenTypeChecked(scope, ref, keys));
-  if (typed.placed === false) focusLeft.delete(tab);
-  else rememberFocus(tab, ref, typed);
-  return typed;
+  if (typed.placed === false) {
+    tab.swapFocusLeft(null);
+    return typed;
+  }
+  rememberFocus(tab, ref, typed);
+  return typedReport(scope, ref, typed, keysNamed(keys));
+}
+
+/**
+ * The verdicts of a type by ref: the keys' alone when the field had focus; the click's alone when it did not put
+ * focus on the field (no key went out); else both. A press the page stopped after the button went down on the
+ * field, which took focus and got the keys, is kept, not a refusal.
+ */
+function typedReport(scope: ActionScope, ref: string, typed: TypedByRef, keysWhat: string): ActionReport {
+  const { target, dispatched, focus } = typed;
+  const conclusion = dispatched.conclusion;
+  const unfocused = focus !== undefined && !focus.focused;
+  const typedAnyway = typed.stopped?.afterPress === true && focus?.focused === true;
+  const click = { what: 'the click', report: conclusion?.delivery };
+  const keysVerdict = { what: keysWhat, report: conclusion?.focusDelivery, code: 'focus_moved' as const };
+  return actionReport(
+    {
+      target: { ref, hit: target.preparation.aim?.target, point: target.point, inFrame: target.context !== scope.tab.context },
+      preparation: target.preparation,
+      dispatched,
+      verdicts: typed.noClick ? [keysVerdict] : unfocused ? [click] : [click, keysVerdict],
+    },
+    { refused: typed.refused, focus, noClick: typed.noClick, ...(typedAnyway ? { kept: typed.stopped } : { stopped: typed.stopped }) },
+  );
 }
 
 /** The click (unless the field has focus), the focus check, then the keys: each step answered before the next. */
@@ -117,52 +150,30 @@ async function clickThenTypeChecked(scope: ActionScope, ref: string, keys: Keys)
   const token = newToken();
   const pin = 'presses' in keys;
   const target = await aim(scope, { ref }, token, { ...CLICK, focusWatch: KEYS.watch, ...(pin ? { focusPin: true } : {}) });
-  const typed: Omit<TypedByRef, 'dispatched'> = { target };
   const typing = target.preparation.typing;
-  let batches: InputSource[][];
-  let between = async (_index: number) => true;
-  if (typing?.focused) {
-    typed.noClick = true;
-    batches = keyBatches(keys, false);
-  } else {
-    const split = pressNeedsCheck(scope, target);
-    const press = clickActions(target.framePoint, 0, 1);
-    const clicks = split ? [moveAlone(target), [mouseSource(press.slice(1))]] : [[mouseSource(press)]];
-    // A field without a selection API (email, number) gets its caret after its text from an End key instead.
-    batches = [...clicks, ...keyBatches(keys, typing?.append === 'endKey')];
-    between = async (index) => {
-      if (split && index === 1) return !(typed.refused = await pressRefused(scope, target));
-      if (index !== clicks.length) return true;
-      // An iframe by ref: the keys go wherever the click put focus in its document, which the read-back watches.
-      if (target.intoFrame) return true;
-      const waitMs = target.context === tab.context ? 0 : FRAME_EVENT_WAIT_MS;
-      const caretToEnd = typing?.append === 'selection';
-      // Aimed by ref, so the target has its element's ids.
-      typed.focus = await tab.callPage('focusCheck', { ref: target.refArgs!, token, waitMs, ...(caretToEnd ? { caretToEnd } : {}) }, { context: target.context });
-      if (typed.focus.pressStopped) typed.stopped = typed.focus.pressStopped;
-      return typed.focus.focused;
-    };
-  }
-  const conclude = { token, need: typed.noClick ? [] : CLICK.need, focusNeed: KEYS.need };
-  const dispatched = await sending(scope, keys, () => dispatch(scope, target, batches, conclude, { between, ...(pin ? { readWithKeys: true } : {}) }));
+  const noClick = typing?.focused === true;
+  // A field without a selection API (email, number) gets its caret after its text from an End key instead.
+  const keySteps = keyBatches(keys, !noClick && typing?.append === 'endKey');
+  const steps = clickThenKeysSteps(target, tab.pointer, keySteps, token, FRAME_EVENT_WAIT_MS, tab.context);
+  const conclude = { token, need: noClick ? [] : CLICK.need, focusNeed: KEYS.need };
+  const dispatched = await sending(scope, keys, () => dispatch(scope, target, { steps, conclude, read: { when: pin ? 'withKeys' : 'after' } }));
   if ('placed' in dispatched) return dispatched;
-  if (!typed.noClick) tab.movePointer(target.point);
-  const stopped = typed.stopped ?? dispatched.conclusion?.pressStopped;
-  return { ...typed, dispatched, ...(stopped ? { stopped } : {}) };
+  if (!noClick) tab.movePointer(target.point);
+  const { refused, focus } = dispatched;
+  const stopped = focus?.pressStopped ?? dispatched.conclusion?.pressStopped;
+  return { target, dispatched, ...(noClick ? { noClick: true as const } : {}), ...(refused ? { refused } : {}), ...(focus ? { focus } : {}), ...(stopped ? { stopped } : {}) };
 }
 
 /**
- * Where the last type left focus, per tab: the ref's field held it when the keys were all read back, and nothing
- * was done to the page or seen of it since (Tab.activity). Only in a top-level document whose key gate listens
- * first (src/page/key-gate.ts).
+ * Remembers on the tab where this type left focus: the ref's field held it when the keys were all read back. Only in
+ * a top-level document whose key gate listens first (src/page/key-gate.ts); the tab forgets it once anything is done
+ * to the page or seen of it (Tab.activity).
  */
-const focusLeft = new WeakMap<Tab, { ref: string; activity: number; target: Aim }>();
-
 function rememberFocus(tab: Tab, ref: string, typed: TypedByRef): void {
   const conclusion = typed.dispatched.conclusion;
   const clean = !typed.refused && !typed.stopped && (typed.focus?.focused ?? true) && conclusion?.keysAllUp && conclusion.focusDelivery?.delivered;
-  if (clean && typed.target.context === tab.context && typed.target.preparation.gateFirst) focusLeft.set(tab, { ref, activity: tab.activity, target: typed.target });
-  else focusLeft.delete(tab);
+  const field = clean && typed.target.context === tab.context && typed.target.preparation.gateFirst;
+  tab.swapFocusLeft(field ? { ref, point: typed.target.point, preparation: typed.target.preparation } : null);
 }
 
 /**
@@ -174,20 +185,16 @@ function rememberFocus(tab: Tab, ref: string, typed: TypedByRef): void {
  */
 async function typeAlongWithCheck(scope: ActionScope, ref: string, keys: Typing): Promise<TypedByRef | null> {
   const { tab } = scope;
-  const left = focusLeft.get(tab);
-  focusLeft.delete(tab);
-  if (left?.ref !== ref || left.activity !== tab.activity || !tab.refs.has(ref, tab.id)) return null;
-  const found = tab.refs.lookup(ref, tab.id);
+  const left = tab.swapFocusLeft(null);
+  if (left?.ref !== ref || !tab.refs.has(ref, tab.id)) return null;
   const batches = keyBatches(keys, false);
   const keyUps = keyUpsOf(batches);
   // Keys that may take the page away (Enter) are read after them, where the gate's count would not be waited for.
-  if (found.frameContext !== tab.context || keyUps === 0) return null;
+  if (keyUps === 0) return null;
   const token = newToken();
-  const delta = new DeltaWatch(tab, { keys: true });
-  const refArgs = { docId: found.docId, localId: found.localId };
-  // No click watch: the field has focus, only the keys are judged.
-  const prepare: PrepareArgs = { token, focusWatch: KEYS.watch, focusPin: true, ref: refArgs, delta: delta.startArgs, gateKeys: keyUps };
-  delta.joinedStart(tab.context, { docId: found.docId });
+  const aimed = aimAlong(scope, ref, token, KEYS.watch, keyUps);
+  if (!aimed) return null;
+  const { prepare, delta, aimAt } = aimed;
   const finish = delta.finishArgs(tab.context, { targetRef: ref });
   const conclude = { token, need: [], focusNeed: KEYS.need };
   const readArgs = { ...conclude, afterKeyUps: keyUps, ...(finish ? { delta: finish } : {}) };
@@ -197,16 +204,14 @@ async function typeAlongWithCheck(scope: ActionScope, ref: string, keys: Typing)
   const at = { context: tab.context, inputContext: tab.context, ref, delta };
   let dispatched: Dispatched;
   try {
-    dispatched = await dispatch(scope, at, batches, conclude, { readWithKeys: true, sentRead: along.then((answer) => answer?.conclusion ?? null) });
+    dispatched = await dispatch(scope, at, { steps: batches.map((input) => ({ input })), conclude, read: { when: 'along', answer: along.then((answer) => answer?.conclusion ?? null) } });
   } catch (error) {
     throw withRef(error, ref);
   }
   const answer = await along;
   // The keys took the page away before the check's answer came back: the field is the one the last type left.
-  if (!answer) return { target: left.target, dispatched, noClick: true };
+  if (!answer) return { target: aimAt(left.point, left.preparation), dispatched, noClick: true };
   const { preparation } = answer;
   if (preparation.gated || answer.conclusion.gated || !preparation.aim) return null;
-  const point = preparation.aim.point;
-  const target: Aim = { context: tab.context, point, framePoint: point, inputContext: tab.context, ref, refArgs, preparation, delta, probed: true };
-  return { target, dispatched, noClick: true };
+  return { target: aimAt(preparation.aim.point, preparation), dispatched, noClick: true };
 }

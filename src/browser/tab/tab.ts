@@ -14,7 +14,7 @@ import { NetworkLog } from './network-log.js';
 import type { RefRegistry } from './refs.js';
 import type { TabHandle } from './handle.js';
 import { PageScripts, type PageCallArgs } from './page-calls.js';
-import type { PageOperationName, PageResult } from '../../contract/index.js';
+import type { ActionPreparation, PageOperationName, PageResult } from '../../contract/index.js';
 import { pageUrl } from '../../text-safety.js';
 
 const ACTIVATE_WAIT_MS = 500;
@@ -59,6 +59,13 @@ export type ClosedReason = 'closed_by_tool' | 'closed_by_page' | 'browser_crashe
  * One top-level browsing context as the agent sees it: a small stable id, its dialog, its pointer.
  * Tools reach the page only through this class.
  */
+/** A field a type by ref left focus in: its ref, and its aim's point and the page's answer then. */
+export interface FocusLeft {
+  ref: string;
+  point: { x: number; y: number };
+  preparation: ActionPreparation;
+}
+
 export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedReason]; navigation: NavigationEvent; blocked: [] }> implements TabHandle {
   private openDialog: OpenDialog | null = null;
   /**
@@ -80,6 +87,8 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   private blankAsOpened = false;
   /** Counts what was done to or seen of the page (page calls, input, navigation, dialogs): see `activity`. */
   private touched = 0;
+  /** The field the last type by ref left focus in, as of `activity` then (see `swapFocusLeft`). */
+  private focusLeft: (FocusLeft & { activity: number }) | null = null;
   /** Queue so calls on one tab run in order while other tabs run in parallel. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly scripts: PageScripts;
@@ -126,6 +135,18 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
    * The tab is still the about:blank we opened (no opener, no navigation, no script of the agent's since): its URL
    * and title are known without asking the page, whose first call in a new process costs ~50 ms at a cold start.
    */
+  /**
+   * The engine's typing memory: the field the last type by ref left focus in, if nothing was done to or seen of the
+   * page since (`activity`); `next` (the field that holds focus now, or null) is remembered in its place.
+   */
+  swapFocusLeft(next: FocusLeft | null): FocusLeft | null {
+    const left = this.focusLeft;
+    this.focusLeft = next && { ...next, activity: this.touched };
+    if (!left || left.activity !== this.touched) return null;
+    const { activity: _activity, ...field } = left;
+    return field;
+  }
+
   get untouchedBlank(): boolean {
     return this.blankAsOpened;
   }

@@ -2,9 +2,9 @@
 import { parseModifiers } from '../../browser/engine/index.js';
 import type { Button } from '../../browser/engine/index.js';
 import { drag as dragTo } from '../../browser/engine/index.js';
-import { click as clickAt, hover as hoverAt, type Pressed } from '../../browser/engine/index.js';
+import { click as clickAt, hover as hoverAt, type ActionReport } from '../../browser/engine/index.js';
 import type { ActionHandler, ComputerArgs } from '../computer.js';
-import { actionResult } from './result.js';
+import { actionReply } from '../reply/index.js';
 
 const CLICKS: Record<string, { button: Button; count: number }> = {
   left_click: { button: 0, count: 1 },
@@ -14,59 +14,39 @@ const CLICKS: Record<string, { button: Button; count: number }> = {
 };
 
 /** The reply of a click or hover: whether the input arrived, or the press held back and why. */
-function pointerResult(args: ComputerArgs, { target, dispatched, refused, stopped }: Pressed, modifiers: string[], topContext: string) {
-  return actionResult({
-    action: args.action,
-    inFrame: target.context !== topContext,
-    ref: target.ref,
-    target: target.preparation.aim?.target,
-    point: target.point,
-    preparation: target.preparation,
-    dispatched,
-    verdicts: target.probed && !refused ? [{ what: 'the input', report: dispatched.conclusion?.delivery }] : [],
-    details: refused ? undefined : [...keptText(dispatched), ...(modifiers.length ? [`Held: ${modifiers.join('+')}.`] : [])],
-    ...(refused ? { refused } : {}),
-    ...(stopped ? { stopped } : {}),
-  });
+function pointerResult(args: ComputerArgs, report: ActionReport, modifiers: string[]) {
+  const details = report.refused ? undefined : [...keptText(report), ...(modifiers.length ? [`Held: ${modifiers.join('+')}.`] : [])];
+  return actionReply({ action: args.action, ok: true }, report, details);
 }
 
 /** A release the press gate kept from another control the page drew under the pointer after the press. */
-function keptText(dispatched: Pressed['dispatched']): string[] {
-  const kept = dispatched.conclusion?.releaseKept;
+function keptText({ kept }: ActionReport): string[] {
   return kept ? [`After the press, ${kept.reason}; the release (${kept.types.join(', ')}) was stopped before the page saw it.`] : [];
 }
 
 const click: ActionHandler = async (context, args) => {
   const modifiers = parseModifiers(args.modifiers);
-  return pointerResult(args, await clickAt(context, args, { ...CLICKS[args.action]!, modifiers }), modifiers, context.tab.context);
+  return pointerResult(args, await clickAt(context, args, { ...CLICKS[args.action]!, modifiers }), modifiers);
 };
 
 const hover: ActionHandler = async (context, args) => {
   const modifiers = parseModifiers(args.modifiers);
-  return pointerResult(args, await hoverAt(context, args, modifiers), modifiers, context.tab.context);
+  return pointerResult(args, await hoverAt(context, args, modifiers), modifiers);
 };
 
 /** left_click_drag: from start_coordinate (or where the pointer rests) to coordinate or ref; the engine says what arrived. */
 const drag: ActionHandler = async (context, args) => {
   const modifiers = parseModifiers(args.modifiers);
-  const { start, end, dispatched, release, press, known } = await dragTo(context, args.start_coordinate, args, modifiers);
-  const drop = dispatched.conclusion?.drag;
+  const report = await dragTo(context, args.start_coordinate, args, modifiers);
+  const drop = report.conclusion?.drag;
+  const start = report.start!;
   const details = [`From (${Math.round(start.x)}, ${Math.round(start.y)}).`];
   if (drop?.html5 === 'completed') details.push(`HTML5 drag: the server fired drop on ${drop.dropTarget} and dragend (Firefox ends synthesized drags without a drop).`);
   if (drop?.html5 === 'refused') details.push(`HTML5 drag: ${drop.dropTarget} did not accept the drop (its dragover was not cancelled); dragleave and dragend fired.`);
   if (drop?.html5 === 'dropped') details.push('HTML5 drag: Firefox dropped it.');
   if (modifiers.length) details.push(`Held: ${modifiers.join('+')}.`);
-  return actionResult({
-    action: args.action,
-    ref: end.ref,
-    target: end.preparation.aim?.target,
-    point: end.point,
-    preparation: end.preparation,
-    dispatched,
-    verdicts: known ? [{ what: 'the release', report: release }, { what: 'the press', report: press }] : [],
-    details,
-    extra: drop && drop.html5 !== 'none' ? { note: `html5 drop ${drop.html5}${drop.html5 === 'completed' ? ' (drop and dragend fired by the server)' : ''}` } : undefined,
-  });
+  const note = drop && drop.html5 !== 'none' ? { note: `html5 drop ${drop.html5}${drop.html5 === 'completed' ? ' (drop and dragend fired by the server)' : ''}` } : {};
+  return actionReply({ action: args.action, ok: true, ...note }, report, details);
 };
 
 export const pointerHandlers = {

@@ -7,14 +7,14 @@ import { watchWhile } from '../../browser/observe/index.js';
 import { answerLines } from '../page-answer.js';
 import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';
-import { actionResult, summaryText } from './result.js';
+import { actionReply, summaryText } from '../reply/index.js';
 
 const scroll: ActionHandler = async (context, args) => {
   if (!args.scroll_direction) throw new ToolError('invalid_arguments', 'scroll_direction: required by scroll (up, down, left or right).', { field: 'scroll_direction' });
   const notches = args.scroll_amount ?? 3;
   const modifiers = parseModifiers(args.modifiers);
-  const { target, dispatched } = await wheel(context, args, args.scroll_direction, notches, modifiers);
-  const moved = dispatched.conclusion?.scroll;
+  const report = await wheel(context, args, args.scroll_direction, notches, modifiers);
+  const moved = report.conclusion?.scroll;
   const details: string[] = [];
   let extra = {};
   if (moved?.found) {
@@ -26,17 +26,7 @@ const scroll: ActionHandler = async (context, args) => {
     );
     extra = { scrolled: { x: moved.dx, y: moved.dy } };
   }
-  return actionResult({
-    action: 'scroll',
-    ref: target.ref,
-    target: target.preparation.aim?.target,
-    point: target.point,
-    preparation: target.preparation,
-    dispatched,
-    verdicts: target.probed ? [{ what: 'the wheel', report: dispatched.conclusion?.delivery }] : [],
-    details,
-    extra,
-  });
+  return actionReply({ action: 'scroll', ok: true, ...extra }, report, details);
 };
 
 const scrollTo: ActionHandler = async (context, args) => {
