@@ -1,6 +1,7 @@
 // The click engine, the shared path of every input action: aim (aim.ts: guarded, probes armed), dispatch trusted
-// input, read back. Tools do not call it directly: they say what they want through mouse.ts (click, hover, wheel), drag.ts
-// and typing.ts (click then type, type at focus), which aim and hand it a plan (plan.ts: steps, checks, when to read).
+// input, read back. A pointer action is data (an AimedAction: where, the probes, how its steps follow from the aim, how
+// its report reads; mouse.ts makes them) that a tool hands `perform`; drag.ts and typing.ts (click then type, type at
+// focus) aim and hand `dispatch` a plan themselves (plan.ts: steps, checks, when to read).
 // Round trips are the cost here: one page call before the input (guard + probes + the delta's start) and one
 // after (probes + the delta), plus one per frame level when the target is inside an iframe.
 import type { ActionConclusion, ConcludeArgs, FocusCheck, PageDelta } from '../../contract/index.js';
@@ -10,7 +11,9 @@ import { ToolError, isToolError } from '../../errors.js';
 import type { NavigationEvent, Tab } from '../tab/tab.js';
 import type { DeltaOutcome } from '../observe/delta.js';
 import { downloadsDuring, type Download } from '../group/downloads.js';
-import type { ActionScope, Aim } from './aim.js';
+import { aim, engineScope, newToken, type ActionScope, type Aim, type AimArgs, type HandleScope, type Probes } from './aim.js';
+import type { Point } from './input/pointer.js';
+import type { ActionReport } from './report.js';
 
 export interface Dispatched {
   conclusion: ActionConclusion | null;
@@ -25,6 +28,27 @@ export interface Dispatched {
   refused?: string;
   /** The focus check's answer: when focus is not on the field, no key was sent. */
   focus?: FocusCheck;
+}
+
+/**
+ * An action aimed at a ref or a point, held as data: where it aims and what it watches there, the plan that follows
+ * from the aim (its steps depend on where the target is and where the pointer rests), and how its report reads.
+ */
+export interface AimedAction {
+  where: AimArgs;
+  probes: Probes;
+  plan(target: Aim, pointer: Point, token: string): ActionPlan;
+  report(target: Aim, dispatched: Dispatched, topContext: string): ActionReport;
+}
+
+/** Runs an aimed action: aim, the plan's steps behind their checks, the read-back; the pointer rests at the target. */
+export async function perform(scope: HandleScope, action: AimedAction): Promise<ActionReport> {
+  const context = engineScope(scope);
+  const token = newToken();
+  const target = await aim(context, action.where, token, action.probes);
+  const dispatched = await dispatch(context, target, action.plan(target, context.tab.pointer, token));
+  context.tab.movePointer(target.point);
+  return action.report(target, dispatched, context.tab.context);
 }
 
 /**

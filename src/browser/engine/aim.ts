@@ -6,13 +6,24 @@ import type { ActionPreparation, PrepareArgs } from '../../contract/index.js';
 import type { Point } from './input/pointer.js';
 import { ToolError, isToolError } from '../../errors.js';
 import type { Tab } from '../tab/tab.js';
+import { tabOf, type TabHandle } from '../tab/handle.js';
 import { DeltaWatch } from '../observe/delta.js';
 import { walkDown, walkUp } from '../tab/frames.js';
 
 
-/** The tab an action works on (a tool's context is one); its refs and frames come with it. */
+/** The tab an action works on, as the engine drives it (inside src/browser). */
 export interface ActionScope {
   tab: Tab;
+}
+
+/** What a tool hands the engine: its context, of which the engine reads only the tab (a TabHandle). */
+export interface HandleScope {
+  readonly tab: TabHandle;
+}
+
+/** The engine's entrances take a tool's scope and narrow its handle to the Tab here, once. */
+export function engineScope(scope: HandleScope): ActionScope {
+  return { tab: tabOf(scope.tab) };
 }
 
 /** Where an action aims: an element ref, or a top-level viewport point. */

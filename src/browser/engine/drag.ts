@@ -1,7 +1,7 @@
 // The action engine's drag by intent: press at a start point (or where the pointer rests), move in steps, release at
 // a ref or a point. The engine aims at the end, watches the press at the start, decides which document the input
 // goes to, and says what counts as delivered.
-import { aim, assertInViewport, newToken, type ActionScope, type AimArgs, type Probes } from './aim.js';
+import { aim, assertInViewport, engineScope, newToken, type AimArgs, type HandleScope, type Probes } from './aim.js';
 import { dispatch } from './action-engine.js';
 import { actionReport, type ActionReport } from './report.js';
 import type { Modifier } from './input/keys.js';
@@ -17,7 +17,8 @@ const DRAG_END = ['pointerup', 'mouseup', 'dragover', 'drop', 'dragend'];
  * on its thumb, not under the end point) or the HTML5 drag ended in a drop there. Delivery is unknown when the start
  * or the end lies where no probe could be armed.
  */
-export async function drag(scope: ActionScope, from: readonly [number, number] | undefined, to: AimArgs, modifiers: Modifier[] = []): Promise<ActionReport> {
+export async function drag(handle: HandleScope, from: readonly [number, number] | undefined, to: AimArgs, modifiers: Modifier[] = []): Promise<ActionReport> {
+  const scope = engineScope(handle);
   const { tab } = scope;
   const start = from ? assertInViewport(scope, from, 'start_coordinate') : tab.pointer;
   const token = newToken();

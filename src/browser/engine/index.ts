@@ -1,6 +1,7 @@
 // The action engine: aiming, trusted input, and reading back what the input did. Tools act through mouse, drag and typing.
 // The one entrance for code outside src/browser (lint enforces it); inside, files import each other directly.
 export * from './action-engine.js';
+export type { HandleScope } from './aim.js';
 export * from './clipboard.js';
 export * from './drag.js';
 export * from './input/keyboard.js';
@@ -11,5 +12,3 @@ export * from './locate.js';
 export * from './mouse.js';
 export * from './report.js';
 export * from './typing.js';
-// Named here, these shadow the star exports above: tools act through a scope holding a TabHandle.
-export { click, clickThenType, drag, findElements, hover, scrollIntoView, typeAtFocus, wheel, type HandleScope } from './handle-scope.js';

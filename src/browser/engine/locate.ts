@@ -1,7 +1,7 @@
 // Where elements are, for the tools that look before they act: find's matches across the tab's frames, with refs and
 // boxes in top-level viewport pixels, and a ref brought into view (scroll_to). The engine's frame walks place them.
 import type { PageFindMatch, TargetSummary } from '../../contract/index.js';
-import type { ActionScope } from './aim.js';
+import { engineScope, type HandleScope } from './aim.js';
 import { frameOffset } from '../tab/frames.js';
 import type { Point } from './input/pointer.js';
 
@@ -25,8 +25,8 @@ export interface FoundElement {
  * Elements matching `query` in every frame of the tab, each frame's best `maxResults`, unranked across frames. A
  * frame that vanished or is still loading is left out; the top-level page is not. `notes`: why a frame may have none.
  */
-export async function findElements(scope: ActionScope, query: string, maxResults: number): Promise<{ found: FoundElement[]; notes: Set<string> }> {
-  const { tab } = scope;
+export async function findElements(scope: HandleScope, query: string, maxResults: number): Promise<{ found: FoundElement[]; notes: Set<string> }> {
+  const { tab } = engineScope(scope);
   const frames = tab.contexts.within(tab.context);
   const notes = new Set<string>();
   const perFrame = await Promise.all(
@@ -50,8 +50,8 @@ export async function findElements(scope: ActionScope, query: string, maxResults
 }
 
 /** Scrolls a ref's element into view (ref_stale when it is gone): what it is and its centre in its frame's viewport. */
-export async function scrollIntoView(scope: ActionScope, ref: string): Promise<{ target?: TargetSummary; point: Point }> {
-  const { tab } = scope;
+export async function scrollIntoView(scope: HandleScope, ref: string): Promise<{ target?: TargetSummary; point: Point }> {
+  const { tab } = engineScope(scope);
   const target = tab.refs.lookup(ref, tab.id);
   return tab.callPage('scrollRefIntoView', { docId: target.docId, localId: target.localId }, { context: target.frameContext, write: true });
 }

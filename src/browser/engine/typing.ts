@@ -7,7 +7,7 @@ import { DeltaWatch } from '../observe/delta.js';
 import { END_KEY, chordActions, keySource, typeSources } from './input/keyboard.js';
 import { mayScroll, parseKeySequence, type Chord } from './input/keys.js';
 import type { InputSource } from './input/pointer.js';
-import { aim, aimAlong, aimAtFocus, newToken, withRef, type ActionScope, type Aim } from './aim.js';
+import { aim, aimAlong, aimAtFocus, engineScope, newToken, withRef, type ActionScope, type Aim, type HandleScope } from './aim.js';
 import { FRAME_EVENT_WAIT_MS, dispatch, keyUpsOf, readingBack, type Dispatched } from './action-engine.js';
 import type { Tab } from '../tab/tab.js';
 import { clickThenKeysSteps } from './plan.js';
@@ -78,9 +78,10 @@ function keysNamed(keys: Keys): string {
 }
 
 /** Types wherever focus is (followed down into frames). Text must reach the focused element key by key (pinned). */
-export function typeAtFocus(scope: ActionScope, keys: Typing): Promise<ActionReport>;
-export function typeAtFocus(scope: ActionScope, keys: Keys): Promise<ActionReport | NotPlaced>;
-export async function typeAtFocus(scope: ActionScope, keys: Keys): Promise<ActionReport | NotPlaced> {
+export function typeAtFocus(handle: HandleScope, keys: Typing): Promise<ActionReport>;
+export function typeAtFocus(handle: HandleScope, keys: Keys): Promise<ActionReport | NotPlaced>;
+export async function typeAtFocus(handle: HandleScope, keys: Keys): Promise<ActionReport | NotPlaced> {
+  const scope = engineScope(handle);
   const token = newToken();
   const delta = new DeltaWatch(scope.tab, { keys: true });
   const focused = await aimAtFocus(scope, token, delta, KEYS.watch, 'presses' in keys);
@@ -106,9 +107,10 @@ export async function typeAtFocus(scope: ActionScope, keys: Keys): Promise<Actio
  * pointer's arrival was checked, and the keys only once focus is on the field. A field that has focus already
  * (typed into before, or selected by a triple_click) gets the keys at its caret or over its selection, no click.
  */
-export function clickThenType(scope: ActionScope, ref: string, keys: Typing): Promise<ActionReport>;
-export function clickThenType(scope: ActionScope, ref: string, keys: Keys): Promise<ActionReport | NotPlaced>;
-export async function clickThenType(scope: ActionScope, ref: string, keys: Keys): Promise<ActionReport | NotPlaced> {
+export function clickThenType(handle: HandleScope, ref: string, keys: Typing): Promise<ActionReport>;
+export function clickThenType(handle: HandleScope, ref: string, keys: Keys): Promise<ActionReport | NotPlaced>;
+export async function clickThenType(handle: HandleScope, ref: string, keys: Keys): Promise<ActionReport | NotPlaced> {
+  const scope = engineScope(handle);
   const { tab } = scope;
   const pin = 'presses' in keys;
   const sped = pin ? await typeAlongWithCheck(scope, ref, keys) : null;

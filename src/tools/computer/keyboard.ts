@@ -1,10 +1,7 @@
 // type and key: keyboard input to whatever holds focus (type with a ref clicks that field first, unless it already
 // has focus, and types after its text only once focus is there). The engine (browser/engine/typing.ts) does the
 // sequence and judges it; this says it in words.
-import { textKeys } from '../../browser/engine/index.js';
-import { parseKeySequence } from '../../browser/engine/index.js';
-import { PASTE_CHORD } from '../../browser/engine/index.js';
-import { clickThenType, typeAtFocus, type ActionReport, type Keys } from '../../browser/engine/index.js';
+import { PASTE_CHORD, clickThenType, parseKeySequence, textKeys, typeAtFocus, type ActionReport, type Keys } from '../../browser/engine/index.js';
 import { ToolError } from '../../errors.js';
 import type { ActionHandler } from '../computer.js';
 import type { TabToolContext } from '../tool.js';

@@ -1,8 +1,5 @@
 // Clicks, hover and drag: mouse input at a coordinate or at a guarded ref, with modifiers held.
-import { parseModifiers } from '../../browser/engine/index.js';
-import type { Button } from '../../browser/engine/index.js';
-import { drag as dragTo } from '../../browser/engine/index.js';
-import { click as clickAt, hover as hoverAt, type ActionReport } from '../../browser/engine/index.js';
+import { click as clickAt, drag as dragTo, hover as hoverAt, parseModifiers, perform, type ActionReport, type Button } from '../../browser/engine/index.js';
 import type { ActionHandler, ComputerArgs } from '../computer.js';
 import { actionReply } from '../reply/index.js';
 
@@ -26,12 +23,12 @@ function keptText({ kept }: ActionReport): string[] {
 
 const click: ActionHandler = async (context, args) => {
   const modifiers = parseModifiers(args.modifiers);
-  return pointerResult(args, await clickAt(context, args, { ...CLICKS[args.action]!, modifiers }), modifiers);
+  return pointerResult(args, await perform(context, clickAt(args, { ...CLICKS[args.action]!, modifiers })), modifiers);
 };
 
 const hover: ActionHandler = async (context, args) => {
   const modifiers = parseModifiers(args.modifiers);
-  return pointerResult(args, await hoverAt(context, args, modifiers), modifiers);
+  return pointerResult(args, await perform(context, hoverAt(args, modifiers)), modifiers);
 };
 
 /** left_click_drag: from start_coordinate (or where the pointer rests) to coordinate or ref; the engine says what arrived. */

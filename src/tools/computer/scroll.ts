@@ -1,8 +1,5 @@
 // scroll: wheel notches over a point (so the box under it moves), measured; scroll_to: a ref brought into view.
-import { parseModifiers } from '../../browser/engine/index.js';
-import { NOTCH_PX } from '../../browser/engine/index.js';
-import { scrollIntoView } from '../../browser/engine/index.js';
-import { wheel } from '../../browser/engine/index.js';
+import { NOTCH_PX, parseModifiers, perform, scrollIntoView, wheel } from '../../browser/engine/index.js';
 import { watchWhile } from '../../browser/observe/index.js';
 import { answerLines } from '../page-answer.js';
 import { ToolError } from '../../errors.js';
@@ -13,7 +10,7 @@ const scroll: ActionHandler = async (context, args) => {
   if (!args.scroll_direction) throw new ToolError('invalid_arguments', 'scroll_direction: required by scroll (up, down, left or right).', { field: 'scroll_direction' });
   const notches = args.scroll_amount ?? 3;
   const modifiers = parseModifiers(args.modifiers);
-  const report = await wheel(context, args, args.scroll_direction, notches, modifiers);
+  const report = await perform(context, wheel(args, args.scroll_direction, notches, modifiers));
   const moved = report.conclusion?.scroll;
   const details: string[] = [];
   let extra = {};
