@@ -5,21 +5,9 @@ import { engineScope, type HandleScope } from './aim.js';
 import { frameOffset } from '../tab/frames.js';
 import type { Point } from './input/pointer.js';
 
-export interface FoundElement {
-  ref: string;
-  score: number;
-  role: string;
-  name: string;
-  /** In top-level viewport CSS pixels (a frame's match moved by the frame's offset, rounded). */
-  box: PageFindMatch['box'];
-  visible: boolean;
-  clipped?: boolean;
-  coveredBy?: string;
-  missing?: string[];
-  excerpt?: string;
-  value?: string;
-  cut?: boolean;
-}
+/** A find match as the server hands it on: a ref for the page's element id, its box in top-level viewport CSS pixels
+ * (a frame's match moved by the frame's offset, rounded). */
+export type FoundElement = Omit<PageFindMatch, 'id'> & { ref: string };
 
 /**
  * Elements matching `query` in every frame of the tab, each frame's best `maxResults`, unranked across frames. A
