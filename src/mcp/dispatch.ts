@@ -77,8 +77,10 @@ async function withOpenedTabs(response: ToolResponse<Record<string, unknown>>, s
 /** Validates, resolves the tab inside the caller's group, runs the handler, and codes every failure. */
 export async function dispatch(tool: Tool, rawArgs: unknown, session: Session, options: ServerOptions, signal: AbortSignal = NEVER): Promise<CallToolResult> {
   const secrets = secretsOf(options);
+  const watched = session.watchers.begin(tool.name, isArgs(rawArgs) ? rawArgs : {});
   // The tool gets the values; the reply, and the script recorded, get `${NAME}` back.
   const result = await dispatchRecorded(tool, rawArgs, session, options, signal, secrets ?? undefined);
+  session.watchers.end(watched, result);
   // The client cancelled it and reads no reply (the SDK sends none): its next call hears how it ended.
   if (signal.aborted) session.addNotice(cancelledNotice(tool.name, result));
   return result;

@@ -2,6 +2,7 @@ import type { BrowserManager } from '../browser/manager.js';
 import type { TabGroup } from '../browser/group/index.js';
 import type { Tab } from '../browser/tab/index.js';
 import type { SessionRecorder } from './recorder.js';
+import { CallWatchers } from './call-watch.js';
 
 /**
  * One MCP session on its tab group (src/browser/group/tab-group.ts), which owns the tabs, the user context and
@@ -11,6 +12,8 @@ import type { SessionRecorder } from './recorder.js';
 export class Session {
   /** Keeps the session's calls for a `run` script (--save-script, --caps script); null when neither asks for it. */
   recorder: SessionRecorder | null = null;
+  /** Watch its calls as they happen (a trace, a live view); none by default. */
+  readonly watchers = new CallWatchers();
   /** Said once, at the head of the next reply (a cancelled call's outcome). */
   private pendingNotices: string[] = [];
 
