@@ -43,4 +43,11 @@ describe('moved elements in a delta', function () {
     const archive = refOf(page, /text: Archive/) ?? /- listitem \[ref=(ref_\d+)\]\n {4}- text: Archive/.exec(page)[1];
     expect(text).to.include(`[ref=${archive}]`);
   });
+
+  it('an unnamed item moved between columns whose titles hold their count in a span: named by its text, the columns by their whole titles', async function () {
+    const page = (await server.ok('navigate', { tabId, url: fixtures.url('/delta/count-board.html') })).structuredContent.snapshot;
+    const text = server.text(await server.ok('computer', { tabId, action: 'left_click', ref: refOf(page, /button "Finish first"/) }));
+    expect(text, text).to.match(/^- moved: listitem \(Write spec\) \[ref=ref_\d+\] from list \(To do \(1\)\) to list \(Done \(1\)\), first$/m);
+    expect(text, text).not.to.include('removed');
+  });
 });

@@ -1,5 +1,6 @@
 // Elements an action took from one place and put in another (a card dragged to another column, an item dragged
 // up a list): said as moved, from where to where, instead of a subtree that looks new and a removal that is false.
+import { heldText } from './delta-removed.js';
 import { nameSuffix, quote } from './names.js';
 import { clip, placeName } from './place-name.js';
 import { localIdOf } from './registry.js';
@@ -11,10 +12,13 @@ const FOLD_OVER = 3;
 /** Characters of text kept to name an element without a role. */
 const TEXT_MAX = 60;
 
-/** An element as a moved line names it: its role, name and ref, or its text. */
+/**
+ * An element as a moved line names it: its role, name and ref (a role without a name, a list item of text, by the text
+ * it holds, as a removed line names it), or its text.
+ */
 function what(element: Element): string | null {
   const role = roleOf(element);
-  if (role) return `${role}${nameSuffix(element, role)} [ref=#${localIdOf(element)}]`;
+  if (role) return `${role}${nameSuffix(element, role) || heldText(element)} [ref=#${localIdOf(element)}]`;
   const text = clip(element.textContent ?? '', TEXT_MAX);
   return text ? `text ${quote(text)}` : null;
 }

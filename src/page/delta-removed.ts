@@ -28,7 +28,7 @@ function removedText(element: Element, parent: Node): string | null {
 }
 
 /** What an item whose role takes no name from its content held (a list item's text), to tell which went. */
-function heldText(element: Element): string {
+export function heldText(element: Element): string {
   const text = wordsOf(element);
   return text ? ` (${text.length > 60 ? `${text.slice(0, 60)}…` : text})` : '';
 }

@@ -15,20 +15,39 @@ export function clip(text: string, max: number): string {
 }
 
 /**
- * The text that heads what holds `element` (a column's title, for its `main` of cards and its `banner`): the first
- * rendered text of the nearest ancestor that holds more than it, below <body> (a page-wide landmark is not named
- * by the site's title).
+ * The text that heads what holds `element` (a column's title, for its `main` of cards and its `banner`): the heading
+ * nearest the start of the nearest ancestor that holds more than it, below <body> (a page-wide landmark is not named
+ * by the site's title), else its first rendered text, whole (a title whose count is a span of its own, "To do (3)",
+ * is not cut at the span).
  */
 function headingText(element: Element): string | null {
   let up = element.parentElement;
   for (let level = 0; up && up.childElementCount === 1 && level < 3; level++) up = up.parentElement;
   if (!up || up === document.body || up === document.documentElement) return null;
+  const heading = up.querySelector('h1, h2, h3, h4, h5, h6, [role="heading"]');
+  if (heading && !element.contains(heading) && heading.checkVisibility()) {
+    const text = clip(heading.textContent ?? '', TEXT_MAX);
+    if (text) return text;
+  }
   const walker = document.createTreeWalker(up, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(), count = 0; node && count < 200; node = walker.nextNode(), count++) {
     const text = node.nodeValue?.trim();
-    if (text && node.parentElement?.checkVisibility()) return clip(text, TEXT_MAX);
+    if (text && node.parentElement?.checkVisibility()) return clip(lineText(node as Text, up), TEXT_MAX);
   }
   return null;
+}
+
+/**
+ * The text of the line `node` stands in: the whole block around it ("To do (3)" whose count is a span of its own)
+ * when that block holds only inline elements, else the node's own text.
+ */
+function lineText(node: Text, within: Element): string {
+  let block: Element | null = node.parentElement;
+  while (block && block !== within && getComputedStyle(block).display.startsWith('inline')) block = block.parentElement;
+  if (!block) return node.nodeValue ?? '';
+  const inner = block.getElementsByTagName('*');
+  for (let i = 0; i < inner.length && i < 50; i++) if (!getComputedStyle(inner[i]!).display.startsWith('inline')) return node.nodeValue ?? '';
+  return inner.length > 50 ? (node.nodeValue ?? '') : (block.textContent ?? '');
 }
 
 /**
