@@ -2,7 +2,7 @@
 // through MCP elicitation, before anything is dispatched; a no (or nobody to ask) is not_confirmed with the page
 // untouched, read back from the page itself.
 import { expect } from 'chai';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -25,9 +25,10 @@ const SHOP = `<!doctype html><meta charset="utf-8"><title>shop</title>
  * `answers` (a function of the request's params), and kept in `asked`.
  */
 async function startAskingServer(args) {
+  const outputDir = mkdtempSync(join(tmpdir(), 'fu-out-'));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp', '--isolated', '--output-dir', mkdtempSync(join(tmpdir(), 'fu-out-')), ...args],
+    args: [CLI, 'mcp', '--isolated', '--output-dir', outputDir, ...args],
     env: { ...process.env },
     stderr: 'pipe',
   });
@@ -45,6 +46,7 @@ async function startAskingServer(args) {
   await client.connect(transport);
   if (transport.pid) trackPid(transport.pid);
   return {
+    outputDir,
     asked,
     answers,
     call: (name, args2) => client.callTool({ name, arguments: args2 }),
@@ -160,6 +162,49 @@ describe('--confirm-actions: ask before acting, through MCP elicitation', functi
     const result = await server.call('computer', { tabId, action: 'left_click', ref: 'ref_99999' });
     expect(result.structuredContent.error.code).to.equal('ref_stale');
     expect(server.asked.length).to.equal(before);
+  });
+});
+
+describe('--confirm-actions upload,navigate-away on one origin (--confirm-origins)', function () {
+  this.timeout(120_000);
+  let site;
+  let server;
+  const UPLOAD = `<!doctype html><meta charset="utf-8"><title>upload</title><p id="status">nothing chosen</p>
+    <label>Receipt <input type="file" onchange="document.getElementById('status').textContent = 'chose ' + this.files.length"></label>`;
+  before(async () => {
+    site = await startFixtureServer({ '/upload': (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(UPLOAD) });
+    server = await startAskingServer(['--confirm-actions', 'upload,navigate-away', '--confirm-origins', new URL(site.url('/')).origin]);
+  });
+  after(async () => {
+    await server?.close();
+    await site?.close();
+  });
+
+  it('file_upload answered no sets no file; a navigation to another site answered no stays; one on the same site asks nothing', async function () {
+    const file = join(server.outputDir, 'receipt.txt');
+    writeFileSync(file, 'paid');
+    const tabId = (await server.call('tabs_create_mcp', { url: site.url('/upload') })).structuredContent.tabId;
+    server.answers.push(no);
+    const upload = await server.call('file_upload', { tabId, paths: [file] });
+    expect(upload.structuredContent?.error, JSON.stringify(upload.content)).to.include({ code: 'not_confirmed', answer: 'no' });
+    expect(server.asked.at(-1).message).to.match(/file_upload into textbox "Receipt"|file_upload into .*Receipt/).and.to.match(/upload\)$/);
+    expect(await statusOf(server, tabId)).to.include('nothing chosen');
+    server.answers.push(yes);
+    await server.call('file_upload', { tabId, paths: [file] });
+    expect(await statusOf(server, tabId)).to.include('chose 1');
+
+    // 127.0.0.1 and localhost are two sites.
+    const away = site.url('/upload').replace('127.0.0.1', 'localhost');
+    server.answers.push(no);
+    const left = await server.call('navigate', { tabId, url: away });
+    expect(left.structuredContent?.error, JSON.stringify(left.content)).to.include({ code: 'not_confirmed' });
+    expect(server.asked.at(-1).message).to.include(`loading ${away}`).and.to.match(/navigate-away\)$/);
+    const { tabs } = (await server.call('tabs_context_mcp', {})).structuredContent;
+    expect(tabs.find((tab) => tab.tabId === tabId).url).to.equal(site.url('/upload'));
+    const asked = server.asked.length;
+    const stayed = await server.call('navigate', { tabId, url: site.url('/upload?again') });
+    expect(stayed.isError, JSON.stringify(stayed.content)).to.not.equal(true);
+    expect(server.asked.length).to.equal(asked);
   });
 });
 
