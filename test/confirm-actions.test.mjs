@@ -7,8 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startFixtureServer } from './helpers/fixtures.mjs';
+import { startServe } from './helpers/http-server.mjs';
 import { CLI, startServer } from './helpers/mcp-client.mjs';
 import { trackPid } from './helpers/processes.mjs';
 
@@ -230,5 +232,38 @@ describe('--confirm-actions with a client that cannot be asked', function () {
     expect((await server.ok('get_page_text', { tabId })).content[0].text).to.include('nothing pressed');
     const harmless = (await server.ok('find', { tabId, query: 'Show details button' })).structuredContent.matches[0];
     await server.ok('computer', { tabId, action: 'left_click', ref: harmless.ref });
+  });
+});
+
+describe('--confirm-actions under serve: each HTTP session asks its own client', function () {
+  this.timeout(120_000);
+  let site;
+  let serve;
+  before(async () => {
+    site = await startFixtureServer({ '/shop': (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SHOP) });
+    serve = await startServe({ args: ['--isolated', '--confirm-actions', 'purchase'] });
+  });
+  after(async () => {
+    await serve?.stop();
+    await site?.close();
+  });
+
+  it('the question reaches the client that made the call, and its no leaves the page untouched', async function () {
+    const client = new Client({ name: 'confirm-tests', version: '0.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    const asked = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => (asked.push(request.params.message), { action: 'decline' }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(serve.url)));
+    try {
+      const call = (name, args) => client.callTool({ name, arguments: args });
+      const tabId = (await call('tabs_create_mcp', { url: site.url('/shop') })).structuredContent.tabId;
+      const buy = (await call('find', { tabId, query: 'Buy now button' })).structuredContent.matches[0];
+      const result = await call('computer', { tabId, action: 'left_click', ref: buy.ref });
+      expect(result.structuredContent?.error, JSON.stringify(result.content)).to.include({ code: 'not_confirmed', answer: 'no' });
+      expect(asked).to.have.length(1);
+      expect(asked[0]).to.match(/left_click on button "Buy now"/);
+      expect((await call('get_page_text', { tabId })).content[0].text).to.include('nothing pressed');
+    } finally {
+      await client.close().catch(() => undefined);
+    }
   });
 });
