@@ -178,6 +178,24 @@ const OPTIONS = {
     help: "Keep each session's successful calls as a run script in the output dir (session-*.yaml, rewritten after every call)",
     default: false,
   },
+  // Ask before acting (docs/watching.md): these kinds of action wait for a person's yes through MCP elicitation.
+  confirmActions: {
+    commands: ['mcp', 'serve'],
+    flag: 'confirm-actions',
+    kind: 'list',
+    help: 'Ask a person (MCP elicitation) before these actions: submit, purchase, download, upload, navigate-away, all (comma-separated)',
+    default: [],
+    defaultText: 'none',
+  },
+  confirmOrigins: {
+    commands: ['mcp', 'serve'],
+    flag: 'confirm-origins',
+    kind: 'list',
+    help: 'Ask only on these origins (as --allowed-origins writes them; comma-separated)',
+    default: [],
+    defaultText: 'all',
+  },
+  confirmTimeout: { commands: ['mcp', 'serve'], flag: 'confirm-timeout', kind: 'number', help: 'Seconds to wait for the yes; then the action is not done', default: 120 },
   // When not empty: exactly these tools are listed (an allow-list).
   tools: { flag: 'tools', kind: 'list', help: 'List only these tools (comma-separated names)', default: [], defaultText: 'all of the groups' },
   // A Playwright storage-state JSON file loaded into every cookie jar at start.

@@ -26,6 +26,8 @@ export const ERROR_CODES = {
   launch_failed: 'Firefox was found but did not start; the message carries its output.',
   limit_reached: 'A limit the server sets was reached (`limit` names it: max-tabs). Nothing was done; close something first.',
   not_found: 'What was asked for does not exist (a file, an element, a history entry).',
+  not_confirmed:
+    'The server asks a person before this kind of action (--confirm-actions) and got no yes: they said no or dismissed the question, no answer came in time, or the client cannot ask (`answer` says which). Nothing was done.',
   javascript_error: 'The code passed to javascript_tool threw; the message carries its error.',
   internal_error: 'A bug in firefox-use. The message says where; please report it.',
 } as const satisfies Record<string, string>;

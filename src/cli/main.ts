@@ -54,6 +54,9 @@ async function main(argv: string[]): Promise<number> {
   if (options.storageState) (await import('../browser/group/index.js')).readStorageState(options.storageState);
   if (options.secrets) (await import('../mcp/secrets.js')).secretsOf(options);
   if (options.caps.length || options.tools.length) (await import('../mcp/server.js')).checkToolChoice(options);
+  // --confirm-actions asks a person through an MCP client: run and regress have none (its variable means nothing there).
+  if (commandName !== 'mcp' && commandName !== 'serve') options.confirmActions = [];
+  if (options.confirmActions.length) (await import('../tools/confirm-policy.js')).parseConfirmKinds(options.confirmActions);
   const launch = await import('../browser/launch/index.js');
   launch.launchTuning(options);
   if (options.initScript) launch.readInitScript(options.initScript);

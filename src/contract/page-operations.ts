@@ -1,7 +1,7 @@
 // Every page operation with its arguments and result: the one map both sides of a page call are typed by.
 import type { PageInfo, FieldResult, FileInputInfo, PageText, NodeIdentity, GuardArgs, OriginStorage, StillArgs } from './page-common.js';
 import type { AimResult, DeltaFinishRequest, PrepareArgs, ActionPreparation, ConcludeArgs, ActionConclusion, PressCheckArgs, PressCheck, FocusCheck, TypeAlongArgs, TypeAlongResult } from './page-action.js';
-import type { PageSnapshot, ElementSummary, PageFindResult, PageDelta, QuietArgs, QuietReport, WaitForArgs, WaitForReport } from './page-snapshot.js';
+import type { PageSnapshot, ActionTarget, ElementSummary, PageFindResult, PageDelta, QuietArgs, QuietReport, WaitForArgs, WaitForReport } from './page-snapshot.js';
 
 /** An element of a document by its page-local id (`id` and `localId` name the same thing in older operations). */
 interface DocElement {
@@ -18,6 +18,8 @@ export interface PageOperations {
   pageInfo: { args: Record<string, never>; result: PageInfo };
   snapshot: { args: { mode: 'visible' | 'all' | 'interactive'; depth?: number; maxChars: number; root?: DocElement }; result: PageSnapshot };
   describeRef: { args: DocElement; result: ElementSummary };
+  /** --confirm-actions: what a click (ref or point) or a key (focused) would act on; null when nothing is there. */
+  describeTarget: { args: { ref?: DocElement; point?: { x: number; y: number }; focused?: boolean }; result: ActionTarget | null };
   find: { args: { query: string; maxResults: number }; result: PageFindResult };
   listFrames: { args: Record<string, never>; result: { docId: string; ids: number[] } };
   frameOrigin: { args: DocElement; result: { x: number; y: number } };

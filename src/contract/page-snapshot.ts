@@ -37,6 +37,27 @@ export interface ElementSummary {
   name: string;
 }
 
+/**
+ * What an action is about to act on, read without touching it (--confirm-actions): the control a click would
+ * activate (the element hit, or the button or link around it), or the element keys would go to.
+ */
+export interface ActionTarget {
+  role: string;
+  name: string;
+  /** A click on it submits a form (a submit button or image input with a form). */
+  submits: boolean;
+  /** Enter pressed in it submits a form: a text-like input in a form, or a submit button. */
+  enterSubmits: boolean;
+  /** Where Enter submits: the name of the form's submit button (what a purchase policy reads), when it has one. */
+  submitter?: string;
+  /** A link's absolute URL. */
+  href?: string;
+  /** A link with a `download` attribute. */
+  download: boolean;
+  /** It is a frame: what is inside was not read (another document, perhaps another origin). */
+  frame: boolean;
+}
+
 /** One `find` match in one frame document. */
 export interface PageFindMatch {
   id: number;

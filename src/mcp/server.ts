@@ -12,6 +12,7 @@ import { closest } from '../suggest.js';
 import { openedTabsSection } from '../tools/reply/index.js';
 import { VERSION } from '../version.js';
 import { dispatch, errorResult } from './dispatch.js';
+import { elicitingAsker, noteCall } from './elicit.js';
 import { shallow, toJsonSchema, type JsonSchema } from './json-schema.js';
 import { SessionRecorder } from './recorder.js';
 import type { Session } from './session.js';
@@ -93,6 +94,8 @@ export function createMcpServer(session: Session, options: ServerOptions): Serve
         'computer or form_input using those refs. Coordinates are viewport CSS pixels of the latest screenshot.',
     },
   );
+  // --confirm-actions asks the person through this server's client.
+  session.ask = elicitingAsker(server);
   const files = new SessionFiles(options.outputDir);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -104,6 +107,7 @@ export function createMcpServer(session: Session, options: ServerOptions): Serve
         }),
       );
     }
+    noteCall(extra.signal, extra.requestId);
     const result = await dispatch(tool, request.params.arguments, session, options, extra.signal);
     // Files the call saved, as links a client off this machine reads with resources/read.
     const links = result.isError ? [] : files.register(result.structuredContent);

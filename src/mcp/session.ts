@@ -3,6 +3,10 @@ import type { TabGroup } from '../browser/group/index.js';
 import type { Tab } from '../browser/tab/index.js';
 import type { SessionRecorder } from './recorder.js';
 import { CallWatchers } from './call-watch.js';
+import type { ConfirmAnswer, ConfirmQuestion } from '../tools/context.js';
+
+/** How a session asks the person beside the agent a yes-or-no question (--confirm-actions). */
+export type Asker = (question: ConfirmQuestion, signal: AbortSignal) => Promise<ConfirmAnswer>;
 
 /**
  * One MCP session on its tab group (src/browser/group/tab-group.ts), which owns the tabs, the user context and
@@ -14,6 +18,8 @@ export class Session {
   recorder: SessionRecorder | null = null;
   /** Watch its calls as they happen (a trace, a live view); none by default. */
   readonly watchers = new CallWatchers();
+  /** Asks the person (the MCP server sets it: elicitation); with none, nobody can be asked. */
+  ask: Asker = () => Promise.resolve<ConfirmAnswer>('unavailable');
   /** Said once, at the head of the next reply (a cancelled call's outcome). */
   private pendingNotices: string[] = [];
 

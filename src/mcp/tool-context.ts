@@ -4,7 +4,7 @@
 import type { Browser } from '../browser/browser.js';
 import type { Tab } from '../browser/tab/index.js';
 import type { ServerOptions } from '../config.js';
-import type { SessionGroup, TabToolContext, ToolContext } from '../tools/context.js';
+import type { SessionGroup, TabToolContext, ToolContext, ToolServices } from '../tools/context.js';
 import type { Session } from './session.js';
 
 /**
@@ -16,13 +16,18 @@ function sessionGroup(session: Session, browser: () => Promise<Browser>, outputD
   return Object.assign(session.group.on(browser), { outputDir, exportScript: () => session.recorder?.export() ?? null });
 }
 
+/** What the session offers its tools: its server's open sessions, and the person it asks (--confirm-actions). */
+function services(session: Session, signal: AbortSignal): ToolServices {
+  return { openSessionCount: () => session.manager.listenerCount, confirm: (question) => session.ask(question, signal) };
+}
+
 /** A session tool's context: the group launches Firefox on first use, and keeps that browser for the rest of the call. */
 export function sessionToolContext(session: Session, options: ServerOptions, signal: AbortSignal): ToolContext {
   let browser: Promise<Browser> | undefined;
   return {
     group: sessionGroup(session, () => (browser ??= session.group.browser()), options.outputDir),
     options,
-    services: { openSessionCount: () => session.manager.listenerCount },
+    services: services(session, signal),
     signal,
   };
 }
@@ -32,7 +37,7 @@ export function tabToolContext(session: Session, options: ServerOptions, browser
   return {
     group: sessionGroup(session, () => Promise.resolve(browser), options.outputDir),
     options,
-    services: { openSessionCount: () => session.manager.listenerCount },
+    services: services(session, signal),
     signal,
     tab,
   };

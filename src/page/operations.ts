@@ -2,6 +2,7 @@
 // names, arguments and results are those of PageOperations (src/contract/page-operations.ts), checked here.
 import type { PageArgs, PageOperationName, PageResult } from '../contract/index.js';
 import { concludeAction, prepareAction, typeAlong } from './action.js';
+import { describeTarget } from './action-target.js';
 import { copyText } from './clipboard.js';
 import { deltaFinish, deltaStart, deltaStartFrame } from './delta.js';
 import { find } from './find.js';
@@ -26,6 +27,7 @@ export const operations = {
   pageInfo,
   snapshot,
   describeRef,
+  describeTarget,
   find,
   listFrames,
   frameOrigin,

@@ -27,10 +27,25 @@ export interface SessionGroup extends GroupAccess {
   exportScript(): SessionScript | null;
 }
 
+/** A yes-or-no question for the person beside the agent (--confirm-actions), said in one line. */
+export interface ConfirmQuestion {
+  message: string;
+  /** How long to wait for the answer. */
+  timeoutMs: number;
+}
+
+/**
+ * How the question ended: `yes` goes on; `no` and `dismissed` (the person closed the question unanswered), `timeout` and
+ * `unavailable` (nobody could be asked: the client has no elicitation) stop the call.
+ */
+export type ConfirmAnswer = 'yes' | 'no' | 'dismissed' | 'timeout' | 'unavailable';
+
 /** Server-wide facts a tool may read, named by what it needs them for. */
 export interface ToolServices {
   /** MCP sessions of this server still open, the caller's included (test_server_state). */
   openSessionCount(): number;
+  /** Asks the person beside the agent (MCP elicitation); never throws. */
+  confirm(question: ConfirmQuestion): Promise<ConfirmAnswer>;
 }
 
 export interface ToolContext {

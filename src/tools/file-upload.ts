@@ -7,6 +7,7 @@ import type { FileInputInfo } from '../contract/index.js';
 import { ToolError } from '../errors.js';
 import { watchWhile } from '../browser/observe/index.js';
 import { fileInput, fileInputs } from '../browser/tab/index.js';
+import { askBeforeUpload } from './confirm.js';
 import { answerLines } from './page-answer.js';
 import { refField, refTarget } from './ref-target.js';
 import { defineTool, tabIdField, type TabToolContext } from './tool.js';
@@ -124,6 +125,7 @@ export const fileUploadTool = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   script: { step: true, secret: null },
+  asksItself: true,
   async handler(context, args) {
     const files = await resolveUploadPaths(args.paths, context.options.uploadRoots);
     const chosen = await chooseInput(context, args.ref);
@@ -131,6 +133,8 @@ export const fileUploadTool = defineTool({
     if (files.length > 1 && !chosen.info.multiple) {
       throw new ToolError('invalid_arguments', `paths: the file input ${chosen.ref} takes one file (no multiple attribute), not ${files.length}.`, { field: 'paths' });
     }
+    // --confirm-actions upload: asked here, once the paths and the input passed their checks (nothing set yet).
+    await askBeforeUpload(context, chosen.ref);
     const { tab } = context;
     // Watched: how the page answered the change (a preview filled from a FileReader, the upload button enabled).
     const { outcome } = await watchWhile(tab, chosen.frameContext, () => tab.setFiles(chosen.frameContext, chosen.info.docId, chosen.info.localId, files), {

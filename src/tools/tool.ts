@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ServerOptions } from '../config.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import type { TabToolContext, ToolContext } from './context.js';
+import { askBeforeActing } from './confirm.js';
 
 export type { TabToolContext, ToolContext } from './context.js';
 
@@ -74,6 +75,11 @@ interface ToolFacts {
   group?: ToolGroup;
   /** Listed only when the server options allow it (e.g. javascript_tool behind --allow-javascript). */
   enabled?: (options: ServerOptions) => boolean;
+  /**
+   * --confirm-actions: the tool asks the person itself, at the point where its own checks are done (file_upload);
+   * otherwise every acting call is asked about, when the policy matches it, before its handler runs (confirm.ts).
+   */
+  asksItself?: boolean;
 }
 
 interface ToolBase<In extends z.ZodObject, Out extends z.ZodObject> extends ToolFacts {
@@ -130,10 +136,22 @@ export function defineTool<In extends z.ZodObject, Out extends z.ZodObject>(tool
     if (!parsed.success) return { invalid: parsed.error };
     const args = parsed.data;
     tool.checkArgs?.(args);
-    if (tool.scope === 'session') return { call: { scope: 'session', args, run: (context) => tool.handler(context, args) } };
+    // Asked (--confirm-actions) once the arguments passed, before the handler does anything.
+    const acting = !tool.asksItself && !tool.annotations.readOnlyHint && writesStep(tool.script as unknown as ScriptLine<CallArgs>, args);
+    if (tool.scope === 'session') {
+      const run = async (context: ToolContext) => {
+        if (acting && context.options.confirmActions.length) await askBeforeActing(tool.name, acting, context, args);
+        return tool.handler(context, args);
+      };
+      return { call: { scope: 'session', args, run } };
+    }
     const tabId: unknown = args['tabId'];
     if (typeof tabId !== 'number') throw new Error(`${tool.name}: a tab tool whose arguments have no tabId`);
-    return { call: { scope: 'tab', args, tabId, run: (context) => tool.handler(context, args) } };
+    const run = async (context: TabToolContext) => {
+      if (acting && context.options.confirmActions.length) await askBeforeActing(tool.name, acting, context, args);
+      return tool.handler(context, args);
+    };
+    return { call: { scope: 'tab', args, tabId, run } };
   };
   return { ...tool, prepare };
 }
@@ -212,6 +230,8 @@ const TAB_CODES: readonly ErrorCode[] = ['invalid_arguments', 'tab_not_in_group'
 export function errorCodesOf(tool: Tool): ErrorCode[] {
   const codes = new Set<ErrorCode>(tool.scope === 'session' ? SESSION_CODES : TAB_CODES);
   if (tool.scope === 'tab' && !tool.worksWithDialog) codes.add('dialog_open');
+  // An acting tool may wait for a person's yes under --confirm-actions (confirm.ts).
+  if (!tool.annotations.readOnlyHint) codes.add('not_confirmed');
   for (const code of tool.errors) codes.add(code);
   return (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => codes.has(code));
 }

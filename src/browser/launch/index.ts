@@ -5,3 +5,5 @@ export * from './launcher.js';
 export * from './profile.js';
 export * from './launch-prefs.js';
 export * from './user-js.js';
+// The origin patterns of --allowed-origins, also read by --confirm-origins (src/tools/confirm-policy.ts).
+export { originMatches } from './origins.js';

@@ -16,6 +16,15 @@ export interface ElementTarget {
   frameContext: string;
 }
 
+/**
+ * What an action would act on, read without acting (--confirm-actions): a ref's element (in its frame), the element
+ * at a viewport point of the top document, or the focused one there; null when there is none.
+ */
+export function describeActionTarget(tab: TabHandle, where: { ref: ElementTarget } | { point: { x: number; y: number } } | { focused: true }): Promise<PageResult<'describeTarget'>> {
+  if ('ref' in where) return call(tab, 'describeTarget', { ref: { docId: where.ref.docId, id: where.ref.localId } }, { context: where.ref.frameContext });
+  return call(tab, 'describeTarget', 'point' in where ? { point: where.point } : { focused: true });
+}
+
 /** The top document's title, URL and readiness (the tab's last title and URL follow it). */
 export function pageInfo(tab: TabHandle, options: { timeout?: number } = {}): Promise<PageResult<'pageInfo'>> {
   return call(tab, 'pageInfo', {}, options);
