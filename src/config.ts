@@ -178,6 +178,13 @@ const OPTIONS = {
     help: "Keep each session's successful calls as a run script in the output dir (session-*.yaml, rewritten after every call)",
     default: false,
   },
+  saveTrace: {
+    commands: ['mcp', 'serve'],
+    flag: 'save-trace',
+    kind: 'boolean',
+    help: "Write each session's calls, replies and a picture after each action as one HTML file in the output dir (trace-*.html, rewritten as it goes)",
+    default: false,
+  },
   // When not empty: exactly these tools are listed (an allow-list).
   tools: { flag: 'tools', kind: 'list', help: 'List only these tools (comma-separated names)', default: [], defaultText: 'all of the groups' },
   // A Playwright storage-state JSON file loaded into every cookie jar at start.

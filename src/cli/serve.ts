@@ -234,6 +234,7 @@ export async function runServe(options: ServerOptions): Promise<void> {
     const open = [...live.values()];
     await Promise.all(open.map(({ transport }) => transport.close().catch(() => undefined)));
     await Promise.all(open.map(({ session }) => session.recorder?.flush() ?? Promise.resolve()));
+    await Promise.all(open.map(({ session }) => session.trace?.flush() ?? Promise.resolve()));
     await Promise.all(open.map(({ release }) => release()));
     await manager?.close();
   });
