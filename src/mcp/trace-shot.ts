@@ -20,7 +20,7 @@ export interface Mark {
   label?: string;
 }
 
-/** A trace of a few hundred actions stays a few MB: ~25-60 KB a picture. */
+/** ~20 KB a picture of a plain form (more for a busy page): 200 of them keep a trace to a few MB. */
 export const PICTURE_MAX_WIDTH = 800;
 const PICTURE_QUALITY = 60;
 /** The capture itself: good enough to survive the scaling and the second encoding. */
