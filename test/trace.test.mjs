@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { startFixtureServer } from './helpers/fixtures.mjs';
 import { CLI, cli, firstTab, startServer } from './helpers/mcp-client.mjs';
 import { closeAfterEach, refOf } from './helpers/browser-suite.mjs';
+import { startServe } from './helpers/http-server.mjs';
 import { trackPid, waitFor } from './helpers/processes.mjs';
 
 const PASSWORD = 'hunter2-trace-SECRET';
@@ -134,5 +135,30 @@ describe('--save-trace: the session as one HTML file, and show-trace', function 
     } finally {
       await shown.close();
     }
+  });
+
+  it('serve: each MCP session writes its own trace, in its own output folder, and the last write survives the session', async function () {
+    const serve = own(await startServe({ args: ['--isolated', '--save-trace'] }));
+    const [a, b] = [await serve.connect(), await serve.connect()];
+    const tabA = (await a.ok('tabs_create_mcp', { url: site.url('/checkout') })).structuredContent.tabId;
+    await b.ok('tabs_context_mcp', { createIfEmpty: true });
+    await a.ok('computer', { tabId: tabA, action: 'left_click', coordinate: [40, 200] });
+    await a.end();
+    await b.end();
+    const traces = () => {
+      const sessions = join(serve.outputDir, 'sessions');
+      return readdirSync(sessions).map((dir) => traceFile(join(sessions, dir))).filter(Boolean);
+    };
+    const files = await waitFor(() => {
+      const found = traces();
+      const done = (text) => text.includes('id="call-2"') && !text.includes('chip run') && !text.includes('Taking the picture');
+      return found.length === 2 && found.some((path) => done(readFileSync(path, 'utf8'))) ? found : null;
+    }, 15_000);
+    expect(files, serve.stderr).to.have.length(2);
+    const texts = files.map((path) => readFileSync(path, 'utf8'));
+    const first = texts.find((text) => text.includes('tabs_create_mcp'));
+    expect(first).to.include('left_click at (40, 200)');
+    expect(first.match(/<img src="data:image\/jpeg;base64,/g)).to.have.length(2);
+    expect(texts.find((text) => text !== first)).to.include('tabs_context_mcp').and.not.include('tabs_create_mcp');
   });
 });

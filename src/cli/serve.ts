@@ -194,6 +194,8 @@ export async function runServe(options: ServerOptions): Promise<void> {
       let released: Promise<void> | null = null;
       const release = (): Promise<void> =>
         (released ??= (async () => {
+          // Its trace's last pictures and write, while its tabs are still open.
+          await session.trace?.flush();
           await session.close();
           if (browsers !== manager) await browsers.close();
         })());
