@@ -14,6 +14,8 @@ import { startServe } from './helpers/http-server.mjs';
 import { trackPid, waitFor } from './helpers/processes.mjs';
 
 const PASSWORD = 'hunter2-trace-SECRET';
+/** Typed at the focus (no ref) after a click into the password field. */
+const PASSWORD_AT_FOCUS = 'second-SECRET-at-focus';
 const CODE = 'visible-code-42';
 const PAGE = `<!doctype html><title><script>alert("t")</script> Checkout & 'quotes'</title>
 <style>body{font:16px/1.4 sans-serif;margin:24px} label{display:block;margin:10px 0} #lane{height:90px;background:#e8ecf4;border-radius:8px;margin-top:16px}</style>
@@ -72,12 +74,14 @@ describe('--save-trace: the session as one HTML file, and show-trace', function 
     await server.ok('computer', { tabId, action: 'left_click', ref: go });
     await server.ok('computer', { tabId, action: 'type', ref: code, text: CODE });
     await server.ok('computer', { tabId, action: 'type', ref: password, text: PASSWORD });
+    await server.ok('computer', { tabId, action: 'left_click', ref: password });
+    await server.ok('computer', { tabId, action: 'type', text: PASSWORD_AT_FOCUS });
     await server.ok('computer', { tabId, action: 'left_click_drag', start_coordinate: [80, 330], coordinate: [420, 350] });
     const failed = await server.call('computer', { tabId, action: 'left_click', ref: 'ref_99999' });
     expect(failed.isError).to.equal(true);
     const failedCode = failed.structuredContent.error.code;
-    const calls = 8;
-    const acting = 6; // navigate, click, two types, the drag, the failed click
+    const calls = 10;
+    const acting = 8; // navigate, two clicks, three types, the drag, the failed click
 
     // Rewritten as the session goes: it holds the last call and all its pictures a moment later.
     let html = '';
@@ -101,6 +105,8 @@ describe('--save-trace: the session as one HTML file, and show-trace', function 
     // The text typed into the code field is shown; the password is not, only its length.
     expect(html).to.include(CODE);
     expect(html).not.to.include(PASSWORD);
+    expect(html).not.to.include(PASSWORD_AT_FOCUS);
+    expect(html).to.include(`${PASSWORD_AT_FOCUS.length} characters, hidden`);
     expect(html).to.include(`${PASSWORD.length} characters, hidden`);
     // What the page wrote is text in the file, never markup: no script tag at all, the quotes as entities.
     expect(html).not.to.match(/<script/i);
