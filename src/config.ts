@@ -196,6 +196,13 @@ const OPTIONS = {
     defaultText: 'all',
   },
   confirmTimeout: { commands: ['mcp', 'serve'], flag: 'confirm-timeout', kind: 'number', help: 'Seconds to wait for the yes; then the action is not done', default: 120 },
+  saveTrace: {
+    commands: ['mcp', 'serve'],
+    flag: 'save-trace',
+    kind: 'boolean',
+    help: "Write each session's calls, replies and a picture after each action as one HTML file in the output dir (trace-*.html, rewritten as it goes)",
+    default: false,
+  },
   // When not empty: exactly these tools are listed (an allow-list).
   tools: { flag: 'tools', kind: 'list', help: 'List only these tools (comma-separated names)', default: [], defaultText: 'all of the groups' },
   // A Playwright storage-state JSON file loaded into every cookie jar at start.

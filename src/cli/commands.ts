@@ -47,6 +47,16 @@ export const COMMANDS: Record<string, CommandSpec> = {
     common: false,
     extra: [{ flag: 'report-dir', kind: 'string', help: 'Where the merged report goes', defaultText: './firefox-use-report' }],
   },
+  'show-trace': {
+    name: 'show-trace',
+    usage: 'show-trace FILE [--port N] [--output-dir DIR]',
+    summary: 'Serves a --save-trace file (trace-*.html) on 127.0.0.1 for a browser to open, until Ctrl+C. FILE must be in the working directory or the output dir.',
+    common: false,
+    extra: [
+      { flag: 'port', kind: 'string', help: 'TCP port on 127.0.0.1', defaultText: 'a free one' },
+      { flag: 'output-dir', kind: 'string', help: 'The output dir FILE may be in, besides the working directory', defaultText: './firefox-use-output' },
+    ],
+  },
   doctor: {
     name: 'doctor',
     usage: 'doctor [--launch] [--json] [flags]',

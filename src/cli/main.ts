@@ -152,6 +152,16 @@ async function main(argv: string[]): Promise<number> {
       const { mergeReports } = await import('./regress/merge.js');
       return mergeReports(parsed.positionals, typeof parsed.flags['report-dir'] === 'string' ? parsed.flags['report-dir'] : 'firefox-use-report');
     }
+    case 'show-trace': {
+      const file = parsed.positionals[0];
+      if (!file) {
+        process.stderr.write('firefox-use show-trace: name a trace FILE (a trace-*.html that --save-trace wrote).\n');
+        return 2;
+      }
+      const { showTrace } = await import('./show-trace.js');
+      await showTrace(file, options.outputDir, parsed.flags['port'] === undefined ? 0 : options.port);
+      return -1;
+    }
     case 'doctor': {
       const { doctor, printDoctor } = await import('./doctor.js');
       const report = doctor(options);

@@ -14,6 +14,7 @@ export async function runStdio(options: ServerOptions, manager: BrowserManager):
     async () => {
       await server.close().catch(() => undefined);
       await session.recorder?.flush();
+      await session.trace?.flush();
       await manager.close();
     },
     { stdinClose: true },

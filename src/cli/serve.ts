@@ -194,6 +194,8 @@ export async function runServe(options: ServerOptions): Promise<void> {
       let released: Promise<void> | null = null;
       const release = (): Promise<void> =>
         (released ??= (async () => {
+          // Its trace's last pictures and write, while its tabs are still open.
+          await session.trace?.flush();
           await session.close();
           if (browsers !== manager) await browsers.close();
         })());
@@ -234,6 +236,7 @@ export async function runServe(options: ServerOptions): Promise<void> {
     const open = [...live.values()];
     await Promise.all(open.map(({ transport }) => transport.close().catch(() => undefined)));
     await Promise.all(open.map(({ session }) => session.recorder?.flush() ?? Promise.resolve()));
+    await Promise.all(open.map(({ session }) => session.trace?.flush() ?? Promise.resolve()));
     await Promise.all(open.map(({ release }) => release()));
     await manager?.close();
   });

@@ -17,6 +17,7 @@ import { shallow, toJsonSchema, type JsonSchema } from './json-schema.js';
 import { SessionRecorder } from './recorder.js';
 import type { Session } from './session.js';
 import { SessionFiles } from './session-files.js';
+import { SessionTrace } from './trace.js';
 
 const errorSchema: JsonSchema = { type: 'object', properties: { error: { type: 'object' } }, required: ['error'] };
 
@@ -73,6 +74,14 @@ function recorderFor(options: ServerOptions): SessionRecorder {
   return new SessionRecorder(path, `${options.viewport.width}x${options.viewport.height}`, options.outputDir, new Set(Object.keys(secretsOf(options)?.placeholders() ?? {})));
 }
 
+/** --save-trace: the session's trace-<time>.html in its output dir, rewritten as its calls come and go. */
+function traceFor(session: Session, options: ServerOptions, tools: ReadonlyMap<string, Tool>): SessionTrace {
+  const trace = new SessionTrace(session, (name) => tools.get(name), options.outputDir);
+  session.watchers.add(trace);
+  process.stderr.write(`firefox-use: this session's trace goes to ${trace.path} (show it: firefox-use show-trace ${trace.path})\n`);
+  return trace;
+}
+
 function didYouMean(name: string, tools: Tool[]): string {
   const suggestion = closest(name, tools.map((tool) => tool.name));
   return suggestion ? ` Did you mean "${suggestion}"?` : '';
@@ -84,6 +93,7 @@ export function createMcpServer(session: Session, options: ServerOptions): Serve
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = describeTools(tools);
   if (!session.recorder && (options.saveScript || byName.has('script_export'))) session.recorder = recorderFor(options);
+  if (options.saveTrace && !session.trace) session.trace = traceFor(session, options, byName);
   const server = new Server(
     { name: 'firefox-use', version: VERSION },
     {

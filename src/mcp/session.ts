@@ -2,6 +2,7 @@ import type { BrowserManager } from '../browser/manager.js';
 import type { TabGroup } from '../browser/group/index.js';
 import type { Tab } from '../browser/tab/index.js';
 import type { SessionRecorder } from './recorder.js';
+import type { SessionTrace } from './trace.js';
 import { CallWatchers } from './call-watch.js';
 import type { ConfirmAnswer, ConfirmQuestion } from '../tools/context.js';
 
@@ -16,6 +17,8 @@ export type Asker = (question: ConfirmQuestion, signal: AbortSignal) => Promise<
 export class Session {
   /** Keeps the session's calls for a `run` script (--save-script, --caps script); null when neither asks for it. */
   recorder: SessionRecorder | null = null;
+  /** --save-trace: its calls written as an HTML file as they happen (one of its watchers); null without the flag. */
+  trace: SessionTrace | null = null;
   /** Watch its calls as they happen (a trace, a live view); none by default. */
   readonly watchers = new CallWatchers();
   /** Asks the person (the MCP server sets it: elicitation); with none, nobody can be asked. */
