@@ -42,8 +42,3 @@ export async function describeOpenedTab(tab: TabHandle, waitMs: number): Promise
   }
   return describeTab(tab, null);
 }
-
-/** One line per opened tab, for the reply of the call during which a page opened it. */
-export function openedTabLines(tabs: TabInfo[]): string {
-  return tabs.map((tab) => `Opened tab ${tab.tabId} (joined this group; use tabId ${tab.tabId}): ${tab.title || '(untitled)'} — ${tab.url}`).join('\n');
-}
