@@ -4,7 +4,7 @@
 // bench/results/latest.json, latest.md and chart.png.
 //
 //   node bench/run.mjs [--quick] [--servers=firefox-use,playwright,chrome-devtools] [--calls=10] [--no-install]
-//                      [--no-extras] [--no-write]
+//                      [--no-extras] [--no-write] [--pages=shoelace,grid] (only those pages, no tasks: use with --results-dir)
 import { parseArgs } from 'node:util';
 import { foundationFigures } from './lib/foundation.mjs';
 import { startFixtures } from './lib/fixture-server.mjs';
@@ -22,6 +22,7 @@ const { values: flags } = parseArgs({
     'no-extras': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
     'results-dir': { type: 'string' },
+    pages: { type: 'string' },
   },
 });
 

@@ -1,6 +1,6 @@
 // Per-page figures of one running server: navigate, default snapshot, click by ref, type, screenshot.
 import { findRef } from './refs.mjs';
-import { PAGES, TYPED_TEXT, pageUrl } from './pages.mjs';
+import { TYPED_TEXT, pageUrl, selectedPages } from './pages.mjs';
 import { textOf } from './mcp.mjs';
 import { percentile, round, summarize } from './stats.mjs';
 
@@ -28,12 +28,14 @@ async function repeat(server, calls, op, partner) {
   const samples = [];
   const partnerSamples = [];
   let last = null;
+  let first = null;
   const started = performance.now();
   for (let i = 0; i < calls; i++) {
     if (i >= MIN_CALLS && performance.now() - started > BUDGET_MS) break;
     const [tool, args] = op();
     if (!server.has(tool)) return { skipped: `no ${tool} tool` };
     last = await server.call(tool, args);
+    first ??= last;
     if (last.error && /not available in this build/.test(last.error)) return { skipped: last.error.slice(0, 200) };
     if (last.error) return { error: last.error.slice(0, 300), after_calls: i };
     samples.push(last.ms);
@@ -41,10 +43,32 @@ async function repeat(server, calls, op, partner) {
   }
   const ratios = partnerSamples.map((raw, i) => samples[i] / raw);
   const paired = partner && ratios.length ? { partner: { ...summarize(partnerSamples), ratio_p50: round(percentile(ratios, 50), 2), ratios: ratios.map((r) => round(r, 2)) } } : {};
-  return { ...summarize(samples), ...paired, ...(samples.length < calls ? { cut_short: `time budget ${BUDGET_MS} ms` } : {}), chars: last.chars, image_bytes: last.imageBytes || undefined, last };
+  return { ...summarize(samples), ...paired, ...(samples.length < calls ? { cut_short: `time budget ${BUDGET_MS} ms` } : {}), chars: last.chars, image_bytes: last.imageBytes || undefined, last, first };
 }
 
-const strip = ({ last, ...figures }) => figures;
+const strip = ({ last, first, ...figures }) => figures;
+
+/** How long after navigate the page is read again, to see whether navigate's snapshot was the settled page. */
+const SETTLED_CHECK_MS = 2_000;
+
+/** The page snapshot in a reply: firefox-use's structured field, or the peer's YAML block; refs blanked. */
+function snapshotIn(call) {
+  const structured = call?.result?.structuredContent?.snapshot;
+  const text = typeof structured === 'string' ? structured : /```yaml\n([\s\S]*?)```/.exec(textOf(call?.result ?? {}))?.[1];
+  if (!text) return null;
+  return text.replace(/\[?ref[=_:]?[\w-]+\]?/g, 'REF').replace(/\be\d+\b/g, 'REF').trim();
+}
+
+/**
+ * Whether navigate's snapshot equals one taken 2 s later (`settled_snapshot`): a quick navigate that answered with
+ * a page still being rendered would be a wrong answer, not a fast one. Null when the navigate reply has no snapshot.
+ */
+function settledSnapshot(navigated, later) {
+  const early = snapshotIn(navigated);
+  const settled = snapshotIn(later);
+  if (early === null || settled === null) return null;
+  return early === settled;
+}
 
 /** An element's ref, from the snapshot text or else the server's find tool. */
 async function refFor(adapter, server, handle, snapshotText, target) {
@@ -62,9 +86,9 @@ async function refFor(adapter, server, handle, snapshotText, target) {
  * `pairedTypist` (firefox-use only): a raw-BiDi Firefox whose typing of the same text into the same page's field
  * follows each type call; its figure is the page's `type_floor`.
  */
-export async function measurePages(adapter, server, handle, fixtures, { calls, log, pairedTypist }) {
+export async function measurePages(adapter, server, handle, fixtures, { calls, log, pairedTypist, pages: only }) {
   const pages = {};
-  for (const page of PAGES) {
+  for (const page of selectedPages(only)) {
     log(`${adapter.id}: ${page.id}`);
     const url = pageUrl(page, fixtures);
     if (!url) {
@@ -74,8 +98,13 @@ export async function measurePages(adapter, server, handle, fixtures, { calls, l
     const figures = {};
     const nav = await repeat(server, calls, () => adapter.ops.navigate(handle, url));
     figures.navigate = strip(nav);
+    if (page.app) await new Promise((resolve) => setTimeout(resolve, SETTLED_CHECK_MS));
     const snap = await repeat(server, calls, () => adapter.ops.snapshot(handle));
     figures.snapshot = strip(snap);
+    if (page.app && !nav.error && !snap.error) {
+      const settled = settledSnapshot(nav.last, snap.first);
+      if (settled !== null) figures.navigate.settled_snapshot = settled;
+    }
     const snapshotText = snap.last ? textOf(snap.last.result) : nav.last ? textOf(nav.last.result) : '';
     for (const [key, target, op] of [
       ['click', page.click, (ref) => adapter.ops.click(handle, ref, `${page.click.name} button`)],

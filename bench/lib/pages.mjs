@@ -14,6 +14,15 @@ export const PAGES = [
   { id: 'pydocs', app: true, path: '/pydocs/library/sys.html', title: 'Python 3.11 docs, sys module', click: { role: 'link', name: 'sys.argv' }, type: { role: ['searchbox', 'textbox'], name: 'Quick search' } },
 ];
 
+/** The pages a run measures: all, or those --pages names (ids, comma-separated). */
+export function selectedPages(ids) {
+  if (!ids) return PAGES;
+  const wanted = ids.split(',');
+  const unknown = wanted.filter((id) => !PAGES.some((page) => page.id === id));
+  if (unknown.length) throw new Error(`--pages: no page ${unknown.join(', ')} (pages: ${PAGES.map((page) => page.id).join(', ')})`);
+  return PAGES.filter((page) => wanted.includes(page.id));
+}
+
 /** Where a page is served: the fixture server, or the real-app server (null when the apps are not installed). */
 export function pageUrl(page, fixtures) {
   if (!page.app) return fixtures.url(page.path);

@@ -1,7 +1,7 @@
 // The floor: the same operations as bare WebDriver BiDi commands on an owned Firefox, with no MCP server between:
 // navigate, captureScreenshot, script.callFunction and an input.performActions click at the target's centre.
 import { fileURLToPath } from 'node:url';
-import { PAGES, pageUrl } from './pages.mjs';
+import { pageUrl, selectedPages } from './pages.mjs';
 import { focusField, typedTextSources } from './typing-floor.mjs';
 import { summarize } from './stats.mjs';
 import { now } from './stats.mjs';
@@ -28,7 +28,7 @@ async function timedN(n, fn) {
   return summarize(samples);
 }
 
-export async function rawBidiFloor(fixtures, { calls, log }) {
+export async function rawBidiFloor(fixtures, { calls, log, pages }) {
   const { launchFirefox } = await import(dist('browser/launch/launcher.js'));
   const { BidiConnection } = await import(dist('bidi/connection.js'));
   const typed = await typedTextSources();
@@ -40,7 +40,7 @@ export async function rawBidiFloor(fixtures, { calls, log }) {
     const tree = await bidi.send('browsingContext.getTree', {});
     const context = tree.contexts[0].context;
     await bidi.send('browsingContext.setViewport', { context, viewport: { width: 1280, height: 800 }, devicePixelRatio: 1 });
-    for (const page of PAGES) {
+    for (const page of selectedPages(pages)) {
       log(`raw BiDi: ${page.id}`);
       const url = pageUrl(page, fixtures);
       if (!url) continue;

@@ -63,6 +63,8 @@ function markdown(summary) {
       const rawFigure = pairedFloor ?? (floorKey ? floor[page.id]?.[floorKey] : null);
       lines.push(`| ${label} | ${cells.join(' | ')} | ${rawFigure ? `${times(rawFigure)}${pairedFloor ? ` (paired; per-call ratio p50 ${pairedFloor.ratio_p50})` : ''}` : ''} |`);
     }
+    const settledCells = measured.map(([, s]) => [s.label, s.pages[page.id]?.navigate?.settled_snapshot]).filter(([, settled]) => settled !== undefined);
+    if (settledCells.length) lines.push('', `Navigate's snapshot equal to one taken 2 s later: ${settledCells.map(([label, settled]) => `${label} ${settled ? 'yes' : '**no**'}`).join(', ')}.`);
     if (floor[page.id]?.script_call) lines.push('', `Raw BiDi script.callFunction: ${times(floor[page.id].script_call)} ms.`);
   }
   lines.push('', '## Whole tasks: context cost', '', 'Each task scripted as an agent does it with the server\'s own tools (refs read from replies; a snapshot call when the refs it needs are not in what it has seen).', '');

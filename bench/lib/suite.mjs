@@ -24,7 +24,7 @@ async function startPairedTypist(log) {
   }
 }
 
-async function benchServer(adapter, fixtures, { calls, log }) {
+async function benchServer(adapter, fixtures, { calls, log, pages }) {
   log(`${adapter.id}: cold start`);
   const { server, handle, ms, retried_after } = await coldStart(adapter);
   // Started after the cold start is timed, so the second Firefox's launch does not weigh on it.
@@ -32,10 +32,10 @@ async function benchServer(adapter, fixtures, { calls, log }) {
   try {
     const entry = { label: adapter.label, browser: adapter.browser, cold_start_ms: round(ms, 0), tools: server.tools.size };
     if (retried_after) entry.cold_start_retried_after = retried_after;
-    entry.pages = await measurePages(adapter, server, handle, fixtures, { calls, log, pairedTypist });
+    entry.pages = await measurePages(adapter, server, handle, fixtures, { calls, log, pairedTypist, pages });
     await pairedTypist?.close();
     entry.tasks = {};
-    for (const flow of FLOWS) {
+    for (const flow of pages ? [] : FLOWS) {
       log(`${adapter.id}: task ${flow.id}`);
       entry.tasks[flow.id] = await runFlow(adapter, server, handle, fixtures, flow);
     }
@@ -47,9 +47,9 @@ async function benchServer(adapter, fixtures, { calls, log }) {
   }
 }
 
-async function measureFloor(fixtures, { calls, log }) {
+async function measureFloor(fixtures, { calls, log, pages }) {
   try {
-    return await rawBidiFloor(fixtures, { calls, log });
+    return await rawBidiFloor(fixtures, { calls, log, pages });
   } catch (error) {
     return { error: error.message };
   }
@@ -72,7 +72,7 @@ export async function runSuite(fixtures, { flags, log }) {
       continue;
     }
     try {
-      results.servers[adapter.id] = await benchServer(adapter, fixtures, { calls, log });
+      results.servers[adapter.id] = await benchServer(adapter, fixtures, { calls, log, pages: flags.pages });
     } catch (error) {
       log(`${adapter.id}: failed: ${error.message}`);
       results.servers[adapter.id] = { label: adapter.label, error: error.message.slice(0, 500) };
@@ -80,9 +80,9 @@ export async function runSuite(fixtures, { flags, log }) {
     // The floor right after firefox-use, before the Chromium peers: ratios against it mean something only when both
     // ran on the same machine state (measured after the peers, the login page's floor came out from 12 to 27 ms).
     // Not before it: a browser just closed slowed firefox-use's first page by 3-8 ms a call.
-    if (adapter.id === 'firefox-use') results.floor = await measureFloor(fixtures, { calls, log });
+    if (adapter.id === 'firefox-use') results.floor = await measureFloor(fixtures, { calls, log, pages: flags.pages });
   }
-  results.floor ??= await measureFloor(fixtures, { calls, log });
+  results.floor ??= await measureFloor(fixtures, { calls, log, pages: flags.pages });
   results.targets = evaluateTargets(results);
   return results;
 }

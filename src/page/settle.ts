@@ -13,10 +13,10 @@ const OBSERVE: MutationObserverInit = { childList: true, subtree: true, attribut
  * Transitions and animations that will end by themselves (an endless spinner never does, so it is not waited for)
  * and change more than paint: a focus ring's colour or shadow changes nothing a snapshot shows.
  */
-export function runningAnimations(): Animation[] {
+export function runningAnimations(roots: readonly (Document | ShadowRoot)[] = [document, ...shadowRootsIn(document, 200)]): Animation[] {
   if (typeof document.getAnimations !== 'function') return [];
   // Web components animate inside their shadow roots (a dropdown's panel, a dialog's overlay).
-  const all = [document, ...shadowRootsIn(document, 200)].flatMap((root) => root.getAnimations());
+  const all = roots.flatMap((root) => root.getAnimations());
   return [...new Set(all)].filter((animation) => {
     if (animation.playState !== 'running') return false;
     const timing = animation.effect?.getComputedTiming();
@@ -90,19 +90,46 @@ export function loadingIndicator(): string | null {
  * parsed settles on a shorter window than one still being rendered. The observer stops a few seconds after load,
  * once navigate has looked, so busy pages do not pay for it all their life.
  */
-const sinceStart = { last: performance.now(), scripted: false };
+interface ChangeClock {
+  /** performance.now() of the newest change. */
+  last: number;
+  /** Whether a script changed the document after it was parsed. */
+  scripted: boolean;
+  /**
+   * The longest pause between two changes once the page had loaded, ms (pauses under a frame are one burst): a page
+   * that renders in timed steps (a timer chain, a paced animation) shows its rhythm, and the quiet waited for is
+   * longer than it.
+   */
+  rhythm: number;
+}
+const sinceStart: ChangeClock = { last: performance.now(), scripted: false, rhythm: 0 };
 const AFTER_LOAD_MS = 10_000;
+/** Changes closer together than this are one burst of rendering, not a rhythm. */
+const BURST_MS = 17;
 /** Set when DOMContentLoaded fires: the parser's own insertions are reported before it, script changes after. */
 let parsed = typeof document === 'undefined' || document.readyState !== 'loading';
 
-function noteChange(record: { last: number; scripted: boolean }): void {
-  record.last = performance.now();
-  if (parsed) record.scripted = true;
+/** When the load event's handlers ended, ms (performance.now() clock); 0 while it has not. */
+function loadEventEnd(): number {
+  const entry = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+  return entry?.loadEventEnd ?? 0;
 }
+
+function noteChange(clock: ChangeClock, quietMs: number): void {
+  const now = performance.now();
+  const loaded = loadEventEnd();
+  const pause = now - clock.last;
+  if (loaded > 0 && clock.last >= loaded && pause > BURST_MS) clock.rhythm = Math.max(clock.rhythm, Math.min(pause, quietMs));
+  clock.last = now;
+  if (parsed) clock.scripted = true;
+}
+
+/** The longest window the page script waits for: what a rhythm seen before any waitQuiet call is capped at, ms. */
+const RHYTHM_CAP_MS = 200;
 
 function trackFromStart(): void {
   if (typeof document === 'undefined' || typeof MutationObserver === 'undefined') return;
-  const observer = new MutationObserver(() => noteChange(sinceStart));
+  const observer = new MutationObserver(() => noteChange(sinceStart, RHYTHM_CAP_MS));
   observer.observe(document, OBSERVE);
   if (!parsed) document.addEventListener('DOMContentLoaded', () => (parsed = true), { once: true, capture: true });
   const stopLater = (): void => void window.setTimeout(() => observer.disconnect(), AFTER_LOAD_MS);
@@ -111,10 +138,6 @@ function trackFromStart(): void {
 }
 trackFromStart();
 
-/**
- * Resolves once the DOM has not changed for quietMs (parsedQuietMs if no script changed it after parsing), no
- * finite animation runs and no loading indicator is shown, or after maxMs.
- */
 let completeWithoutLoadSince: number | undefined;
 const LOAD_EVENT_GRACE_MS = 300;
 
@@ -133,25 +156,48 @@ function loadEnd(): number {
   return completeWithoutLoadSince + LOAD_EVENT_GRACE_MS;
 }
 
+/** Whether an element of the page (its open shadow roots too) is a custom element still waiting for its definition. */
+function undefinedElements(roots: readonly (Document | ShadowRoot)[]): boolean {
+  return roots.some((root) => root.querySelector(':not(:defined)') !== null);
+}
+
+/**
+ * How long the DOM must have been unchanged, ms. A document no script changed since parsing: the short parsed
+ * window. A scripted one: the page's own rhythm after load (half again its longest pause), at least minQuietMs; the
+ * full quietMs while a custom element still waits for its definition (its module may be a script still running).
+ */
+function quietWindow(clock: ChangeClock, args: QuietArgs, roots: readonly (Document | ShadowRoot)[]): number {
+  if (!clock.scripted) return Math.min(args.quietMs, args.parsedQuietMs);
+  if (undefinedElements(roots)) return args.quietMs;
+  return Math.min(args.quietMs, Math.max(args.minQuietMs, clock.rhythm * 1.5));
+}
+
+/**
+ * Resolves once the DOM has been unchanged for its window (quietWindow), no finite animation runs, no web font is
+ * loading and no loading indicator is shown, or after maxMs.
+ */
 export async function waitQuiet(args: QuietArgs): Promise<QuietReport> {
   const started = performance.now();
-  const seen = { ...sinceStart };
-  const stop = observe(() => noteChange(seen));
+  const seen: ChangeClock = { ...sinceStart };
+  const stop = observe(() => noteChange(seen, args.quietMs));
   try {
     for (;;) {
       const now = performance.now();
-      const animations = runningAnimations();
-      const window_ = seen.scripted ? args.quietMs : Math.min(args.quietMs, args.parsedQuietMs);
+      const roots = [document, ...shadowRootsIn(document, 200)];
+      const animations = runningAnimations(roots);
+      const fontsLoading = document.fonts?.status === 'loading';
+      const window_ = quietWindow(seen, args, roots);
       // An unchanged document counts its quiet from the end of its load event too: a fetch started by a load
       // handler must have the time to reach the network log before "no request in flight" is believed.
-      const quiet = now - (seen.scripted ? seen.last : Math.max(seen.last, loadEnd())) >= window_ && animations.length === 0;
+      const since = Math.max(seen.last, loadEnd(), args.fromNow ? started : 0);
+      const quiet = now - since >= window_ && animations.length === 0 && !fontsLoading;
       const indicator = quiet ? loadingIndicator() : null;
       if (quiet && !indicator) return { quiet: true, waitedMs: Math.round(now - started) };
       if (now - started >= args.maxMs) {
         if (indicator) return { quiet: false, waitedMs: Math.round(now - started), busy: 'loading', indicator };
-        return { quiet: false, waitedMs: Math.round(now - started), busy: animations.length ? 'animations' : 'dom' };
+        return { quiet: false, waitedMs: Math.round(now - started), busy: animations.length ? 'animations' : fontsLoading ? 'fonts' : 'dom' };
       }
-      await sleep(Math.max(5, Math.min(window_ - (now - seen.last), 25)));
+      await sleep(Math.max(5, Math.min(window_ - (now - since), 25)));
     }
   } finally {
     stop();

@@ -5,8 +5,13 @@ import { tabOf, type TabHandle } from '../tab/handle.js';
 
 /** How long navigate (and an action that loaded a new page) waits at most for the page to settle, ms. */
 export const SETTLE_MAX_MS = 3_000;
-/** How long the DOM must stay unchanged to count as quiet once scripts have changed it, ms. */
+/** How long the DOM must stay unchanged at most to count as quiet once scripts have changed it, ms. */
 const QUIET_MS = 200;
+/**
+ * The shortest such window, once the page has loaded with its custom elements defined and no request in flight:
+ * renders a load or a response sets off (a microtask, a frame, a 0 ms timer) land well within it.
+ */
+const MIN_QUIET_MS = 50;
 /** The same for a document no script has changed since it was parsed: a static page need not wait long, ms. */
 const PARSED_QUIET_MS = 40;
 
@@ -28,10 +33,13 @@ export async function settleTab(handle: TabHandle, maxMs: number): Promise<Settl
   const started = Date.now();
   const deadline = started + maxMs;
   let busy = 'the page kept changing';
+  // Once requests were waited for, their responses may still be rendering: quiet is counted from then too.
+  let fromNow = false;
   while (Date.now() < deadline) {
     const remaining = deadline - Date.now();
+    const args = { quietMs: QUIET_MS, minQuietMs: MIN_QUIET_MS, parsedQuietMs: PARSED_QUIET_MS, maxMs: remaining, ...(fromNow ? { fromNow } : {}) };
     const report = await tab
-      .callPage('waitQuiet', { quietMs: QUIET_MS, parsedQuietMs: PARSED_QUIET_MS, maxMs: remaining }, { timeout: remaining + 2_000 })
+      .callPage('waitQuiet', args, { timeout: remaining + 2_000 })
       .catch((error: unknown) => {
         if (tab.isFatal(error)) throw error;
         return null;
@@ -47,13 +55,16 @@ export async function settleTab(handle: TabHandle, maxMs: number): Promise<Settl
           ? `the page still showed a loading indicator, ${report.indicator ?? 'unnamed'}`
           : report.busy === 'animations'
             ? 'animations were still running'
-            : 'the page kept changing';
+            : report.busy === 'fonts'
+              ? 'web fonts were still loading'
+              : 'the page kept changing';
       break;
     }
     const loading = tab.network.inFlight();
     if (loading === 0) return { settled: true, waitedMs: Date.now() - started };
     busy = `${loading} request${loading === 1 ? ' was' : 's were'} still loading`;
     while (tab.network.inFlight() > 0 && Date.now() < deadline) await sleep(25);
+    fromNow = true;
   }
   return { settled: false, waitedMs: Date.now() - started, busy };
 }
