@@ -1,15 +1,16 @@
 // Navigate answers once the page is ready, judged from the page rather than a fixed wait (issue 38): these pages
 // would be read half-drawn by a short fixed window, and each must come back whole. A page that renders in timed
 // steps after load is waited for at its own rhythm; a custom element defined late, at the full window; data
-// fetched after load, until the request ends and its answer is drawn; a web font, until it has loaded.
+// fetched after load, until the request ends and its answer is drawn, also when a timer starts the request a moment
+// (90 ms) after the page last changed.
 import { expect } from 'chai';
 import { useBrowser } from './helpers/browser-suite.mjs';
 
 const html = (body) => (req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><meta charset="utf-8">${body}`);
 
 const steps = html(`<title>steps</title><ul id="list"></ul><script>
-  // A render that slows down as it goes (40, 45, 60, 80, 110 ms between steps): a fixed 50 ms window would stop
-  // at step 3; the page's own rhythm, learnt as it goes, covers each next pause.
+  // A render that slows down as it goes (40, 45, 60, 80, 110 ms between steps): the shortest window (100 ms) alone
+  // would stop at step 5; the page's own rhythm, learnt as it goes, covers each next pause.
   const pauses = [40, 45, 60, 80, 110];
   addEventListener('load', () => setTimeout(() => {
     let step = 0;
@@ -40,12 +41,22 @@ const fetched = html(`<title>fetched</title><main id="out">Loading orders</main>
   });
 </script>`);
 
+// Grid.js's way: the page draws its frame at load, then a timer 90 ms later starts the request for its rows.
+const deferred = html(`<title>deferred</title><main id="out"></main><script>
+  addEventListener('load', () => {
+    document.getElementById('out').textContent = 'Table frame';
+    setTimeout(() => fetch('/orders.json').then((r) => r.json()).then((orders) => {
+      document.getElementById('out').innerHTML = orders.map((o) => '<p>Row ' + o + '</p>').join('');
+    }), 90);
+  });
+</script>`);
+
 const slowJson = (req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('[101, 102, 103]'), 400);
 
 describe('navigate: settled from the page', function () {
   this.timeout(60_000);
   const browser = useBrowser({
-    routes: { '/steps': steps, '/late-element': lateElement, '/fetched': fetched, '/orders.json': slowJson },
+    routes: { '/steps': steps, '/late-element': lateElement, '/fetched': fetched, '/deferred': deferred, '/orders.json': slowJson },
   });
 
   it('waits out a page that draws in timed steps after load, at its own rhythm', async function () {
@@ -66,5 +77,11 @@ describe('navigate: settled from the page', function () {
     const reply = server.text(await server.ok('navigate', { tabId, url: fixtures.url('/fetched') }));
     expect(reply).to.include('Order 103');
     expect(reply).not.to.include('Loading orders');
+  });
+
+  it('waits for a request a timer starts a moment after the page last changed', async function () {
+    const { server, fixtures, tabId } = browser;
+    const reply = server.text(await server.ok('navigate', { tabId, url: fixtures.url('/deferred') }));
+    expect(reply).to.include('Row 103');
   });
 });

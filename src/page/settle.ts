@@ -162,13 +162,14 @@ function undefinedElements(roots: readonly (Document | ShadowRoot)[]): boolean {
 }
 
 /**
- * How long the DOM must have been unchanged, ms. A document no script changed since parsing: the short parsed
- * window. A scripted one: the page's own rhythm after load (half again its longest pause), at least minQuietMs; the
- * full quietMs while a custom element still waits for its definition (its module may be a script still running).
+ * How long the DOM must have been unchanged, ms: the full quietMs while a custom element still waits for its
+ * definition (its module may be a script still running or a timer away). Else, for a document no script changed
+ * since parsing, the short parsed window; for a scripted one, the page's own rhythm after load (half again its
+ * longest pause), at least minQuietMs.
  */
 function quietWindow(clock: ChangeClock, args: QuietArgs, roots: readonly (Document | ShadowRoot)[]): number {
-  if (!clock.scripted) return Math.min(args.quietMs, args.parsedQuietMs);
   if (undefinedElements(roots)) return args.quietMs;
+  if (!clock.scripted) return Math.min(args.quietMs, args.parsedQuietMs);
   return Math.min(args.quietMs, Math.max(args.minQuietMs, clock.rhythm * 1.5));
 }
 

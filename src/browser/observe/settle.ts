@@ -8,10 +8,13 @@ export const SETTLE_MAX_MS = 3_000;
 /** How long the DOM must stay unchanged at most to count as quiet once scripts have changed it, ms. */
 const QUIET_MS = 200;
 /**
- * The shortest such window, once the page has loaded with its custom elements defined and no request in flight:
- * renders a load or a response sets off (a microtask, a frame, a 0 ms timer) land well within it.
+ * The shortest such window, once the page has loaded with its custom elements defined and no request in flight.
+ * Renders a load or a response sets off (a microtask, a frame, a 0 ms timer) land well within it, and so does a
+ * request a timer starts a moment later (Grid.js starts its fetch 90 ms after its last change). No page signal
+ * tells of a timer further off: a page that draws 100-200 ms after its last change without a request was caught
+ * by the old fixed 200 ms and is not now, unless its rhythm said so.
  */
-const MIN_QUIET_MS = 50;
+const MIN_QUIET_MS = 100;
 /** The same for a document no script has changed since it was parsed: a static page need not wait long, ms. */
 const PARSED_QUIET_MS = 40;
 
