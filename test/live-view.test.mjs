@@ -1,0 +1,189 @@
+// Issue 40 items 1 and 2, as people use them: an agent's session with --live-port, and a person's side that is a
+// second headless Firefox driven through firefox-use's own tools. The person opens the live view, sees the agent's
+// tab change frame by frame (and nothing sent once it is still), takes the hand-off request_human makes, clicks into
+// the picture and types into the page, presses Done with a note; the agent's call returns with the change. Also the
+// timeout, a call refused on a held tab, input refused while no hand-off holds the tab, and /live's token, Host and
+// Origin rules under serve.
+import { expect } from 'chai';
+import { request } from 'node:http';
+import { startFixtureServer } from './helpers/fixtures.mjs';
+import { firstTab, startServer } from './helpers/mcp-client.mjs';
+import { closeAfterEach, refOf } from './helpers/browser-suite.mjs';
+import { freePort, startServe } from './helpers/http-server.mjs';
+import { waitFor } from './helpers/processes.mjs';
+
+const COUNTER = `<!doctype html><title>Counter page</title>
+<style>body{font:20px sans-serif;margin:0} #n{position:absolute;left:40px;top:30px;font-size:48px} #field{position:absolute;left:40px;top:200px;width:320px;height:40px;font-size:20px} #halt{position:absolute;left:40px;top:300px;font-size:20px}</style>
+<div id="n">0</div><input id="field" aria-label="Person field"><button id="halt">Stop</button>
+<script>let n = 0; const t = setInterval(() => { n++; document.getElementById('n').textContent = String(n); }, 100);
+document.getElementById('halt').onclick = () => { clearInterval(t); document.title = 'Counter stopped'; };</script>`;
+
+/** A raw HTTP GET with the headers given (fetch will not send another Host). */
+function get(port, path, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The live view's frame counter as the person's page shows it: "frames: 37 · 7.5/s". */
+async function framesSeen(person, tabId) {
+  const text = person.text(await person.ok('get_page_text', { tabId }));
+  const match = /frames: (\d+) · ([\d.]+)\/s/.exec(text);
+  return { count: match ? Number(match[1]) : 0, rate: match ? Number(match[2]) : 0, text };
+}
+
+describe('the live view and request_human (a second Firefox as the person)', function () {
+  this.timeout(180_000);
+  let site;
+  before(async () => {
+    site = await startFixtureServer({ '/counter': (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(COUNTER) });
+  });
+  after(async () => site?.close());
+  const own = closeAfterEach();
+
+  it('shows the tab changing frame by frame, hands it to the person, and returns their change and note', async function () {
+    const livePort = await freePort();
+    const agent = own(await startServer({ args: ['--isolated', '--live-port', String(livePort)] }));
+    const liveUrl = await waitFor(() => /live view of this session at (http:\/\/127\.0\.0\.1:\d+\/live\/s\/[0-9a-f-]+)/.exec(agent.stderr)?.[1], 10_000);
+    expect(liveUrl, agent.stderr).to.be.a('string');
+    const tabId = await firstTab(agent);
+    await agent.ok('navigate', { tabId, url: site.url('/counter') });
+
+    const person = own(await startServer({ args: ['--isolated'] }));
+    const personTab = await firstTab(person);
+    await person.ok('navigate', { tabId: personTab, url: liveUrl });
+    // The counter changes ten times a second: the view gets at least 5 frames a second.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const first = await framesSeen(person, personTab);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const second = await framesSeen(person, personTab);
+    const perSecond = (second.count - first.count) / 2;
+    console.log(`      frames seen while the page changes: ${perSecond.toFixed(1)} a second (the view says ${second.rate}/s)`);
+    expect(perSecond).to.be.at.least(5);
+    expect(second.text).to.include(site.url('/counter')).and.include('Counter page').and.include('navigate');
+
+    // Still page: nothing sent. The agent's click shows in the calls list.
+    const stop = refOf(agent.text(await agent.ok('find', { tabId, query: 'Stop button' })), /button "Stop"/);
+    await agent.ok('computer', { tabId, action: 'left_click', ref: stop });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const still = await framesSeen(person, personTab);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const stillLater = await framesSeen(person, personTab);
+    expect(stillLater.count, 'frames sent while the page is still').to.equal(still.count);
+    expect(stillLater.text).to.include('computer left_click').and.include('Counter stopped');
+
+    // Input is refused while no hand-off holds the tab.
+    const viewId = liveUrl.split('/').pop();
+    const refused = await fetch(`http://127.0.0.1:${livePort}/live/s/${viewId}/input`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tabId, input: { kind: 'text', text: 'sneaky' } }),
+    });
+    expect(refused.status).to.equal(409);
+
+    // The hand-off.
+    const handed = agent.call('request_human', { tabId, task: 'Type your name into the field, then press Done', timeoutSeconds: 90 });
+    const shown = await waitFor(async () => {
+      const text = person.text(await person.ok('get_page_text', { tabId: personTab }));
+      return text.includes('The agent hands you this tab') && text.includes('Type your name into the field') ? text : null;
+    }, 10_000);
+    expect(shown).to.be.a('string');
+    const held = await agent.call('read_page', { tabId });
+    expect(held.isError).to.equal(true);
+    expect(held.structuredContent.error.code).to.equal('held_by_person');
+    expect(held.structuredContent.error.until).to.be.a('string');
+
+    // The person clicks the field in the picture (its CSS point scaled to the picture's box), then types.
+    const found = await person.ok('find', { tabId: personTab, query: 'The tab as it is now' });
+    const picture = found.structuredContent.matches[0];
+    expect(picture, person.text(found)).to.be.an('object');
+    const { x, y, width } = picture.box;
+    const k = width / 1280;
+    await person.ok('computer', { tabId: personTab, action: 'left_click', coordinate: [Math.round(x + 200 * k), Math.round(y + 220 * k)] });
+    await person.ok('computer', { tabId: personTab, action: 'type', text: 'Ada Lovelace' });
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const note = refOf(person.text(await person.ok('find', { tabId: personTab, query: 'note for the agent' })), /textbox/);
+    await person.ok('computer', { tabId: personTab, action: 'type', ref: note, text: 'typed my name' });
+    const done = refOf(person.text(await person.ok('find', { tabId: personTab, query: 'Done button' })), /button "Done"/);
+    await person.ok('computer', { tabId: personTab, action: 'left_click', ref: done });
+
+    const result = await handed;
+    const text = agent.text(result);
+    expect(result.isError, text).to.not.equal(true);
+    expect(text).to.include('The person pressed Done in the live view').and.include('Their note: "typed my name"');
+    expect(text).to.include('Ada Lovelace');
+    expect(result.structuredContent).to.include({ done: true, via: 'live_view', note: 'typed my name' });
+    expect(result.structuredContent.inputs).to.be.at.least(2);
+    // The tab is the agent's again.
+    const after = await agent.ok('read_page', { tabId, filter: 'interactive' });
+    expect(agent.text(after)).to.include('Ada Lovelace');
+  });
+
+  it('times out with human_timeout and releases the hold; stdio without --live-port does not list request_human', async function () {
+    const livePort = await freePort();
+    const agent = own(await startServer({ args: ['--isolated', '--live-port', String(livePort)] }));
+    const tabId = await firstTab(agent);
+    await agent.ok('navigate', { tabId, url: site.url('/counter') });
+    const started = Date.now();
+    const result = await agent.call('request_human', { tabId, task: 'Solve the puzzle', timeoutSeconds: 5 });
+    expect(result.isError).to.equal(true);
+    expect(result.structuredContent.error.code).to.equal('human_timeout');
+    expect(Date.now() - started).to.be.within(4_500, 15_000);
+    await agent.ok('read_page', { tabId });
+    const bad = await agent.call('request_human', { tabId, task: '' });
+    expect(bad.structuredContent.error).to.include({ code: 'invalid_arguments', field: 'task' });
+
+    const plain = own(await startServer({ args: ['--isolated'] }));
+    const { tools } = await plain.client.listTools();
+    expect(tools.map((tool) => tool.name)).to.not.include('request_human');
+  });
+
+  it('serve: /live follows the token, Host and Origin rules of /mcp and lists the sessions', async function () {
+    const token = 'live-token-0123456789';
+    const serve = await startServe({ args: ['--isolated', '--token', token] });
+    try {
+      const client = await serve.connect({ requestInit: { headers: { authorization: `Bearer ${token}` } } });
+      const tabId = (await client.ok('tabs_context_mcp', { createIfEmpty: true })).structuredContent.tabs[0].tabId;
+      const { tools } = await client.client.listTools();
+      expect(tools.map((tool) => tool.name)).to.include('request_human');
+      expect((await get(serve.port, '/live')).status).to.equal(403);
+      expect((await get(serve.port, '/live?token=wrong-token-0123456789')).status).to.equal(403);
+      const page = await get(serve.port, `/live?token=${token}`);
+      expect(page.status).to.equal(200);
+      expect(page.headers['content-security-policy']).to.match(/default-src 'none'/).and.match(/script-src 'sha256-/);
+      expect(page.body).to.include('live view');
+      expect((await get(serve.port, `/live?token=${token}`, { host: 'evil.example:80' })).status).to.equal(403);
+      expect((await get(serve.port, `/live?token=${token}`, { origin: 'http://evil.example' })).status).to.equal(403);
+      const list = await get(serve.port, '/live/sessions', { authorization: `Bearer ${token}` });
+      expect(list.status).to.equal(200);
+      const sessions = JSON.parse(list.body);
+      expect(sessions).to.have.length(1);
+      expect(sessions[0]).to.include({ tabs: 1 });
+      // Its view's stream starts with the calls so far and the tab.
+      const events = await new Promise((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: serve.port, path: `/live/s/${sessions[0].id}/events?token=${token}` }, (res) => {
+          let body = '';
+          res.on('data', (chunk) => {
+            body += chunk;
+            if (body.includes('event: hello')) {
+              req.destroy();
+              resolve({ status: res.statusCode, body });
+            }
+          });
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(events.status).to.equal(200);
+      expect(events.body).to.include('tabs_context_mcp').and.include(`"tabId":${tabId}`);
+    } finally {
+      await serve.stop();
+    }
+  });
+});
