@@ -5,7 +5,9 @@
 // timeout, a call refused on a held tab, input refused while no hand-off holds the tab, and /live's token, Host and
 // Origin rules under serve.
 import { expect } from 'chai';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { startFixtureServer } from './helpers/fixtures.mjs';
 import { firstTab, startServer } from './helpers/mcp-client.mjs';
 import { closeAfterEach, refOf } from './helpers/browser-suite.mjs';
@@ -31,6 +33,15 @@ function get(port, path, headers = {}) {
   });
 }
 
+/** The session's trace once it holds `text` (it is rewritten at most twice a second). */
+async function traceHolding(dir, text) {
+  return waitFor(() => {
+    const name = readdirSync(dir).find((entry) => /^trace-.*\.html$/.test(entry));
+    const html = name ? readFileSync(join(dir, name), 'utf8') : '';
+    return html.includes(text) ? html : null;
+  }, 10_000);
+}
+
 /** The live view's frame counter as the person's page shows it: "frames: 37 · 7.5/s". */
 async function framesSeen(person, tabId) {
   const text = person.text(await person.ok('get_page_text', { tabId }));
@@ -49,7 +60,7 @@ describe('the live view and request_human (a second Firefox as the person)', fun
 
   it('shows the tab changing frame by frame, hands it to the person, and returns their change and note', async function () {
     const livePort = await freePort();
-    const agent = own(await startServer({ args: ['--isolated', '--live-port', String(livePort)] }));
+    const agent = own(await startServer({ args: ['--isolated', '--save-trace', '--live-port', String(livePort)] }));
     const liveUrl = await waitFor(() => /live view of this session at (http:\/\/127\.0\.0\.1:\d+\/live\/s\/[0-9a-f-]+)/.exec(agent.stderr)?.[1], 10_000);
     expect(liveUrl, agent.stderr).to.be.a('string');
     const tabId = await firstTab(agent);
@@ -123,11 +134,15 @@ describe('the live view and request_human (a second Firefox as the person)', fun
     // The tab is the agent's again.
     const after = await agent.ok('read_page', { tabId, filter: 'interactive' });
     expect(agent.text(after)).to.include('Ada Lovelace');
+    // The trace shows the hand-off like any call, with its outcome, the person's inputs and note.
+    const trace = await traceHolding(agent.outputDir, 'Hand-off: done (in the live view)');
+    expect(trace, 'the trace names the hand-off').to.be.a('string');
+    expect(trace).to.match(/Hand-off: done \(in the live view\) · \d+ inputs by the person · their note: “typed my name”/);
   });
 
   it('times out with human_timeout and releases the hold; stdio without --live-port does not list request_human', async function () {
     const livePort = await freePort();
-    const agent = own(await startServer({ args: ['--isolated', '--live-port', String(livePort)] }));
+    const agent = own(await startServer({ args: ['--isolated', '--save-trace', '--live-port', String(livePort)] }));
     const tabId = await firstTab(agent);
     await agent.ok('navigate', { tabId, url: site.url('/counter') });
     const started = Date.now();
@@ -136,6 +151,7 @@ describe('the live view and request_human (a second Firefox as the person)', fun
     expect(result.structuredContent.error.code).to.equal('human_timeout');
     expect(Date.now() - started).to.be.within(4_500, 15_000);
     await agent.ok('read_page', { tabId });
+    expect(await traceHolding(agent.outputDir, 'Hand-off: timed out (no Done in time) · 0 inputs by the person')).to.be.a('string');
     const bad = await agent.call('request_human', { tabId, task: '' });
     expect(bad.structuredContent.error).to.include({ code: 'invalid_arguments', field: 'task' });
 

@@ -140,16 +140,19 @@ export async function runHandOff(session: HandOffSession, request: HandOffReques
     for (;;) {
       const ending = await Promise.race(endings);
       if (ending.by === 'live') return { note: ending.note, inputs: session.handOffs.get(request.tabId)?.inputs ?? 0, via: 'live_view', waitedMs: Date.now() - began };
+
+      const inputs = session.handOffs.get(request.tabId)?.inputs ?? 0;
       if (ending.by === 'timeout') {
-        throw new ToolError('human_timeout', `The person did not press Done within ${Math.round(request.timeoutMs / 1000)} s. The hand-off is over and tab ${request.tabId} is yours again; look at it before going on: what they did meanwhile stays done.`, {
+        throw new ToolError('human_timeout', `The person did not press Done within ${Math.round(request.timeoutMs / 1000)} s (${inputs} inputs of theirs reached the tab). The hand-off is over and tab ${request.tabId} is yours again; look at it before going on: what they did meanwhile stays done.`, {
           tabId: request.tabId,
+          inputs,
         });
       }
       if (ending.by === 'cancel') throw new CallCancelled();
       const answer = ending.answer;
-      if (answer.answer === 'done') return { note: answer.note, inputs: session.handOffs.get(request.tabId)?.inputs ?? 0, via: 'client', waitedMs: Date.now() - began };
+      if (answer.answer === 'done') return { note: answer.note, inputs, via: 'client', waitedMs: Date.now() - began };
       if (answer.answer === 'declined') {
-        throw new ToolError('human_declined', `The person declined the hand-off. Tab ${request.tabId} is yours again.`, { tabId: request.tabId });
+        throw new ToolError('human_declined', `The person declined the hand-off. Tab ${request.tabId} is yours again.`, { tabId: request.tabId, inputs });
       }
       if (!url) {
         // Headed, with nobody to ask through the client: the person could not be told.
