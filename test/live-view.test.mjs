@@ -20,6 +20,10 @@ const COUNTER = `<!doctype html><title>Counter page</title>
 <script>let n = 0; const t = setInterval(() => { n++; document.getElementById('n').textContent = String(n); }, 100);
 document.getElementById('halt').onclick = () => { clearInterval(t); document.title = 'Counter stopped'; };</script>`;
 
+const ASKING = `<!doctype html><title>Asking page</title>
+<button id="ask" style="position:absolute;left:20px;top:20px;width:200px;height:60px">Delete</button><p id="out" style="position:absolute;top:120px">untouched</p>
+<script>document.getElementById('ask').onclick = () => { document.getElementById('out').textContent = confirm('Really delete?') ? 'deleted' : 'kept'; };</script>`;
+
 /** A raw HTTP GET with the headers given (fetch will not send another Host). */
 function get(port, path, headers = {}) {
   return new Promise((resolve, reject) => {
@@ -53,7 +57,10 @@ describe('the live view and request_human (a second Firefox as the person)', fun
   this.timeout(180_000);
   let site;
   before(async () => {
-    site = await startFixtureServer({ '/counter': (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(COUNTER) });
+    site = await startFixtureServer({
+      '/counter': (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(COUNTER),
+      '/asking': (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ASKING),
+    });
   });
   after(async () => site?.close());
   const own = closeAfterEach();
@@ -158,6 +165,25 @@ describe('the live view and request_human (a second Firefox as the person)', fun
     const plain = own(await startServer({ args: ['--isolated'] }));
     const { tools } = await plain.client.listTools();
     expect(tools.map((tool) => tool.name)).to.not.include('request_human');
+  });
+
+  it('lets the person answer a dialog their click opened during the hand-off', async function () {
+    const livePort = await freePort();
+    const agent = own(await startServer({ args: ['--isolated', '--live-port', String(livePort)] }));
+    const viewId = await waitFor(() => /live view of this session at \S+\/live\/s\/(\S+)/.exec(agent.stderr)?.[1], 10_000);
+    const tabId = await firstTab(agent);
+    await agent.ok('navigate', { tabId, url: site.url('/asking') });
+    const post = async (path, body) => (await fetch(`http://127.0.0.1:${livePort}/live/s/${viewId}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status;
+    const handed = agent.call('request_human', { tabId, task: 'Delete it if you agree', timeoutSeconds: 60 });
+    expect(await waitFor(async () => (await post('input', { tabId, input: { kind: 'dialog', accept: true } })) === 409, 5_000)).to.equal(true);
+    expect(await post('input', { tabId, input: { kind: 'click', at: { x: 120, y: 50 }, button: 0, count: 1 } })).to.equal(200);
+    expect(await waitFor(async () => (await post('input', { tabId, input: { kind: 'dialog', accept: true } })) === 200, 5_000)).to.equal(true);
+    expect(await post('done', { tabId, note: null })).to.equal(200);
+    const result = await handed;
+    expect(result.isError, agent.text(result)).to.not.equal(true);
+    expect(agent.text(result)).to.include('deleted');
+    expect(result.structuredContent.inputs).to.equal(2);
+    expect(await post('done', { tabId, note: null })).to.equal(409);
   });
 
   it('serve: /live follows the token, Host and Origin rules of /mcp and lists the sessions', async function () {

@@ -58,6 +58,17 @@ export class Session implements HandOffSession {
     return this.group.takeOpenedTabs();
   }
 
+  whenTabCloses(tabId: number, stop: AbortSignal): Promise<void> {
+    const tab = this.manager.live?.tab(tabId);
+    if (!tab || tab.groupId !== this.group.id) return new Promise(() => undefined);
+    if (tab.isClosed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const closed = () => resolve();
+      tab.once('closed', closed);
+      stop.addEventListener('abort', () => tab.off('closed', closed), { once: true });
+    });
+  }
+
   onClose(closer: () => void): void {
     this.closers.push(closer);
   }

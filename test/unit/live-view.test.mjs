@@ -13,7 +13,7 @@ import { formInputTool } from '../../dist/tools/form-input.js';
 const never = () => new Promise(() => undefined);
 
 function fakeSession({ url = 'http://127.0.0.1:9/live/s/x', offer = never } = {}) {
-  return { handOffs: new HandOffs(), liveUrl: () => url, offerHandOff: offer };
+  return { handOffs: new HandOffs(), liveUrl: () => url, offerHandOff: offer, whenTabCloses: never };
 }
 
 describe('live view: the person\'s input', function () {

@@ -424,7 +424,12 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
     const point = 'at' in input ? frameToViewport(input.at, this.deviceScaleFactor, this.size) : null;
     const actions = personActions(input, point);
     if (!actions) return false;
-    await this.performActions(actions);
+    try {
+      await this.performActions(actions);
+    } catch (error) {
+      // The person's click opened a dialog: the input went in; the live view shows the dialog for them to answer.
+      if (!isToolError(error, 'dialog_open') || !this.dialog) throw error;
+    }
     if (point) this.movePointer(point);
     return true;
   }

@@ -43,7 +43,11 @@ export class FrameCapture {
     private readonly wanted: () => boolean,
     private readonly emitFrame: (frame: LiveFrame) => void,
     private readonly emitLook: (look: LiveLook) => void,
+    /** Captures began or stopped failing (a dialog opened or closed): the view shows the tab's state again. */
+    private readonly stateChanged: () => void,
   ) {}
+
+  private failing = false;
 
   /** Starts the loop if it is not running; it stops by itself once nobody wants the tab or it closed. */
   start(): void {
@@ -70,6 +74,10 @@ export class FrameCapture {
       try {
         const jpeg = await this.tab.screenshotBase64(undefined, 'viewport', { type: 'jpeg', quality: FRAME_QUALITY });
         this.captures++;
+        if (this.failing) {
+          this.failing = false;
+          this.stateChanged();
+        }
         if (jpeg !== this.lastFrame) {
           this.lastFrame = jpeg;
           this.emitFrame({ tabId: this.tab.id, seq: ++this.seq, jpeg, scale: this.tab.deviceScaleFactor || 1, at: Date.now() });
@@ -79,6 +87,10 @@ export class FrameCapture {
       } catch {
         // A dialog open, a document being swapped, the tab closing: try again a little later.
         wait = RETRY_MS;
+        if (!this.failing) {
+          this.failing = true;
+          this.stateChanged();
+        }
       }
       const spent = Date.now() - began;
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait - spent)));

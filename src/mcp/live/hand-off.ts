@@ -104,6 +104,8 @@ export interface HandOffSession {
   /** The live view's URL for this tab; null when the server has none (stdio without --live-port). */
   liveUrl(tabId: number): string | null;
   offerHandOff: HandOffOffer;
+  /** Resolves when the tab closes (a page that closed itself): the hand-off cannot go on. Stops listening on `stop`. */
+  whenTabCloses(tabId: number, stop: AbortSignal): Promise<void>;
 }
 
 /**
@@ -127,7 +129,7 @@ export async function runHandOff(session: HandOffSession, request: HandOffReques
   try {
     const where = url ? ` Open ${url} to take it, then press Done there, or accept here once you are done.` : ' Do it in the Firefox window, then accept here.';
     const message = `The agent asks you: ${request.task.replace(/\s+/g, ' ').trim()}.${where}`;
-    type Ending = { by: 'live'; note: string | null } | { by: 'client'; answer: ClientHandOffAnswer } | { by: 'timeout' } | { by: 'cancel' };
+    type Ending = { by: 'live'; note: string | null } | { by: 'client'; answer: ClientHandOffAnswer } | { by: 'timeout' } | { by: 'cancel' } | { by: 'closed' };
     const endings: Array<Promise<Ending>> = [
       finished.then((note): Ending => ({ by: 'live', note })),
       session.offerHandOff(message, request.timeoutMs, signal, stop.signal).then((answer): Ending => ({ by: 'client', answer })),
@@ -136,6 +138,7 @@ export async function runHandOff(session: HandOffSession, request: HandOffReques
         onAbort = () => resolve({ by: 'cancel' });
         signal.addEventListener('abort', onAbort, { once: true });
       }),
+      session.whenTabCloses(request.tabId, stop.signal).then((): Ending => ({ by: 'closed' })),
     ];
     for (;;) {
       const ending = await Promise.race(endings);
@@ -149,6 +152,7 @@ export async function runHandOff(session: HandOffSession, request: HandOffReques
         });
       }
       if (ending.by === 'cancel') throw new CallCancelled();
+      if (ending.by === 'closed') throw new ToolError('tab_closed', `Tab ${request.tabId} closed during the hand-off (${inputs} inputs of the person's had reached it).`, { tabId: request.tabId, inputs });
       const answer = ending.answer;
       if (answer.answer === 'done') return { note: answer.note, inputs, via: 'client', waitedMs: Date.now() - began };
       if (answer.answer === 'declined') {

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Tool } from '../../tools/tool.js';
 import { PERSON_TEXT_MAX, type PersonInput } from '../../browser/tab/index.js';
-import { LiveSession, type WatchedSession } from './live-session.js';
+import { LiveSession, type DialogAnswer, type WatchedSession } from './live-session.js';
 import { LIVE_CSP, LIVE_HTML } from './page.js';
 
 const BODY_MAX = 64 * 1024;
@@ -17,6 +17,7 @@ const inputSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('wheel'), at: point, dx: z.number().finite(), dy: z.number().finite() }),
   z.strictObject({ kind: z.literal('key'), key: z.string().min(1).max(32), modifiers: z.array(z.enum(['ctrl', 'shift', 'alt', 'meta'])).max(4) }),
   z.strictObject({ kind: z.literal('text'), text: z.string().min(1).max(PERSON_TEXT_MAX) }),
+  z.strictObject({ kind: z.literal('dialog'), accept: z.boolean(), text: z.string().max(PERSON_TEXT_MAX).optional() }),
 ]);
 const inputBody = z.strictObject({ tabId: z.number().int().min(1), input: inputSchema });
 const doneBody = z.strictObject({ tabId: z.number().int().min(1), note: z.string().max(NOTE_MAX).nullable() });
@@ -105,11 +106,12 @@ export class LiveHub {
     if (what === 'input') {
       const parsed = inputBody.safeParse(body);
       if (!parsed.success) return reply(res, 400, { message: `Bad input: ${parsed.error.issues[0]?.message ?? 'invalid'}.` });
-      const outcome = await live.input(parsed.data.tabId, parsed.data.input as PersonInput).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      const outcome = await live.input(parsed.data.tabId, parsed.data.input as PersonInput | DialogAnswer).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
       if (outcome instanceof Error) return reply(res, 502, { message: `The input did not reach the tab: ${outcome.message}` });
       if (outcome === 'not_held') return reply(res, 409, { message: 'This tab is not in your hands: the view is watch-only until the agent asks for you (request_human).' });
       if (outcome === 'no_tab') return reply(res, 404, { message: 'No such tab in this session.' });
       if (outcome === 'unknown_key') return reply(res, 400, { message: 'That key cannot be sent.' });
+      if (outcome === 'no_dialog') return reply(res, 409, { message: 'No dialog is open on this tab any more.' });
       return reply(res, 200, { ok: true });
     }
     const parsed = doneBody.safeParse(body);

@@ -42,6 +42,15 @@ export interface LiveTab {
   title: string;
   /** The hand-off under way, with how long it may still last (the viewer's clock may differ from ours). */
   held: (HeldTab & { remainingMs: number }) | null;
+  /** A JavaScript dialog open on the tab: no picture while it is; the person answers it during a hand-off. */
+  dialog: { type: string; message: string; defaultValue?: string } | null;
+}
+
+/** The person's answer to a dialog open on a held tab. */
+export interface DialogAnswer {
+  kind: 'dialog';
+  accept: boolean;
+  text?: string;
 }
 
 /** What a live view needs of its MCP session. */
@@ -156,7 +165,7 @@ export class LiveSession implements CallWatcher {
     if (typeof opened === 'number') entry.tabId = opened;
     this.broadcast('call', entry);
     // A call may have opened, closed or moved a tab.
-    this.broadcast('tabs', this.tabs());
+    if (this.viewers.size) this.broadcast('tabs', this.tabs());
   }
 
   /** The session's open tabs (none before its browser started: nothing is launched for a viewer). */
@@ -168,7 +177,14 @@ export class LiveSession implements CallWatcher {
     return this.ownTabs().map((tab) => {
       const look = this.looks.get(tab.id);
       const held = this.session.handOffs.get(tab.id);
-      return { tabId: tab.id, url: look?.url ?? tab.lastUrl, title: look?.title ?? tab.lastTitle, held: held ? { ...held, remainingMs: Math.max(0, held.until - Date.now()) } : null };
+      const dialog = tab.dialog;
+      return {
+        tabId: tab.id,
+        url: look?.url ?? tab.lastUrl,
+        title: look?.title ?? tab.lastTitle,
+        held: held ? { ...held, remainingMs: Math.max(0, held.until - Date.now()) } : null,
+        dialog: dialog ? { type: dialog.type, message: dialog.message, ...(dialog.defaultValue !== undefined ? { defaultValue: dialog.defaultValue } : {}) } : null,
+      };
     });
   }
 
@@ -219,6 +235,7 @@ export class LiveSession implements CallWatcher {
           this.looks.set(look.tabId, look);
           this.broadcast('tabs', this.tabs());
         },
+        () => this.broadcast('tabs', this.tabs()),
       );
       this.captures.set(tab.id, capture);
     }
@@ -236,12 +253,17 @@ export class LiveSession implements CallWatcher {
   }
 
   /** The person's input on a held tab; 'not_held' when the tab is not in their hands (the view is watch-only). */
-  async input(tabId: number, input: PersonInput): Promise<'ok' | 'not_held' | 'no_tab' | 'unknown_key'> {
+  async input(tabId: number, input: PersonInput | DialogAnswer): Promise<'ok' | 'not_held' | 'no_tab' | 'unknown_key' | 'no_dialog'> {
     const tab = this.ownTabs().find((candidate) => candidate.id === tabId);
     if (!tab) return 'no_tab';
     if (!this.session.handOffs.get(tabId)) return 'not_held';
-    const sent = await tab.personInput(input);
-    if (!sent) return 'unknown_key';
+    if (input.kind === 'dialog') {
+      if (!tab.dialog) return 'no_dialog';
+      await tab.answerDialog(input.accept, input.text);
+      this.broadcast('tabs', this.tabs());
+    } else if (!(await tab.personInput(input))) {
+      return 'unknown_key';
+    }
     this.session.handOffs.noteInput(tabId);
     return 'ok';
   }

@@ -98,6 +98,18 @@ function viewSession(id) {
     $('url').textContent = current ? current.url : '';
     $('title').textContent = current ? (current.title || '(untitled)') : '';
     showHold(current && current.held);
+    showDialog(current && current.dialog, current && current.held);
+  }
+
+  function showDialog(dialog, held) {
+    $('dialog').hidden = !dialog;
+    if (!dialog) return;
+    $('dialog-kind').textContent = 'The page shows a ' + dialog.type + ' dialog:';
+    $('dialog-message').textContent = dialog.message;
+    $('dialog-form').hidden = !held;
+    $('dialog-text').hidden = dialog.type !== 'prompt';
+    if (dialog.type === 'prompt' && !$('dialog-text').value) $('dialog-text').value = dialog.defaultValue || '';
+    $('dialog-note').textContent = held ? '' : 'No picture while it is open; the agent answers it (firefox_dialog).';
   }
 
   let countdown = null;
@@ -212,6 +224,13 @@ function viewSession(id) {
     if (!text || !held()) return;
     send({ kind: 'text', text }).then((ok) => { if (ok) $('type-text').value = ''; });
   });
+  const answerDialog = (accept) => {
+    if (!held()) return;
+    const text = $('dialog-text').hidden ? undefined : $('dialog-text').value;
+    send(Object.assign({ kind: 'dialog', accept }, text === undefined ? {} : { text })).then((ok) => { if (ok) $('dialog-text').value = ''; });
+  };
+  $('dialog-form').addEventListener('submit', (event) => { event.preventDefault(); answerDialog(true); });
+  $('dialog-dismiss').addEventListener('click', () => answerDialog(false));
   $('done-form').addEventListener('submit', (event) => {
     event.preventDefault();
     if (!held()) return;

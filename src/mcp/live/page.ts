@@ -47,6 +47,11 @@ aside h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .05em; co
 .args { display: grid; grid-template-columns: max-content 1fr; gap: 1px 8px; margin: 5px 0 0; font-size: 12.5px; }
 .args dt { color: var(--muted); } .args dd { margin: 0; font-family: ui-monospace, Menlo, monospace; word-break: break-all; }
 .reply { margin: 6px 0 0; font: 12px/1.4 ui-monospace, Menlo, monospace; white-space: pre-wrap; word-break: break-word; max-height: 9.8em; overflow: auto; background: var(--paper); border-radius: 4px; padding: 4px 6px; }
+#dialog { background: #fff; border: 2px solid #1d2330; border-bottom: 0; padding: 10px 12px; }
+#dialog-message { white-space: pre-wrap; }
+#dialog form { display: flex; gap: 8px; margin-top: 8px; }
+#dialog input { flex: 1; font: inherit; padding: 5px 8px; border: 1px solid #d0d5dd; border-radius: 6px; }
+#dialog button { font: inherit; padding: 5px 14px; border-radius: 6px; border: 1px solid #d0d5dd; background: #fff; cursor: pointer; }
 [hidden] { display: none !important; }
 `;
 
@@ -66,6 +71,9 @@ const BODY = `
       <div id="status" class="muted"></div>
     </div>
     <div class="where"><span id="title"></span><span id="url"></span><span id="fps" class="muted"></span></div>
+    <div id="dialog" hidden><div><b id="dialog-kind"></b> <span id="dialog-message"></span></div>
+      <form id="dialog-form"><input id="dialog-text" placeholder="Answer" autocomplete="off" hidden><button type="submit" id="dialog-accept">OK</button><button type="button" id="dialog-dismiss">Cancel</button></form>
+      <div id="dialog-note" class="muted"></div></div>
     <div id="stage"><img id="frame" alt="The tab as it is now"><div id="trail" hidden></div><div id="mark" hidden></div></div>
   </section>
   <aside><h2>Calls</h2><ol id="calls"></ol></aside>
