@@ -5,14 +5,15 @@
 // timeout, a call refused on a held tab, input refused while no hand-off holds the tab, and /live's token, Host and
 // Origin rules under serve.
 import { expect } from 'chai';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { startFixtureServer } from './helpers/fixtures.mjs';
 import { firstTab, startServer } from './helpers/mcp-client.mjs';
 import { closeAfterEach, refOf } from './helpers/browser-suite.mjs';
 import { freePort, startServe } from './helpers/http-server.mjs';
-import { waitFor } from './helpers/processes.mjs';
+import { firefoxPids, waitFor } from './helpers/processes.mjs';
 
 const COUNTER = `<!doctype html><title>Counter page</title>
 <style>body{font:20px sans-serif;margin:0} #n{position:absolute;left:40px;top:30px;font-size:48px} #field{position:absolute;left:40px;top:200px;width:320px;height:40px;font-size:20px} #halt{position:absolute;left:40px;top:300px;font-size:20px}</style>
@@ -184,6 +185,40 @@ describe('the live view and request_human (a second Firefox as the person)', fun
     expect(agent.text(result)).to.include('deleted');
     expect(result.structuredContent.inputs).to.equal(2);
     expect(await post('done', { tabId, note: null })).to.equal(409);
+  });
+
+  it('on a profile\'s shared browser, --live-port serves the daemon\'s view on loopback and the hand-off names it', async function () {
+    const profile = mkdtempSync(join(tmpdir(), 'fu-live-profile-'));
+    const env = { XDG_RUNTIME_DIR: mkdtempSync(join(tmpdir(), 'fu-live-run-')) };
+    const livePort = await freePort();
+    const agent = own(await startServer({ args: ['--profile', profile, '--live-port', String(livePort)], env }));
+    const plain = own(await startServer({ args: ['--profile', profile], env }));
+    const tabId = await firstTab(agent);
+    expect(agent.stderr).to.include(`live view of the shared browser's sessions at http://127.0.0.1:${livePort}/live`);
+    expect((await agent.client.listTools()).tools.map((tool) => tool.name)).to.include('request_human');
+    expect((await plain.client.listTools()).tools.map((tool) => tool.name)).to.not.include('request_human');
+    const sessions = await (await fetch(`http://127.0.0.1:${livePort}/live/sessions`)).json();
+    const mine = sessions.find((session) => session.label === `mcp pid ${agent.pid()}` || session.tabs === 1);
+    expect(mine, JSON.stringify(sessions)).to.be.an('object');
+    const handed = agent.call('request_human', { tabId, task: 'Look', timeoutSeconds: 30 });
+    const done = await waitFor(async () => {
+      const answer = await fetch(`http://127.0.0.1:${livePort}/live/s/${mine.id}/done`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tabId, note: 'seen' }) });
+      return answer.status === 200;
+    }, 10_000);
+    expect(done).to.equal(true);
+    const result = await handed;
+    expect(result.structuredContent).to.include({ done: true, note: 'seen' });
+    // The daemon (and its Firefox) leaves a few seconds after its last agent.
+    await agent.close();
+    await plain.close();
+    const onProfile = () => firefoxPids().filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(profile);
+      } catch {
+        return false;
+      }
+    });
+    expect(await waitFor(() => onProfile().length === 0, 30_000, 200)).to.equal(true);
   });
 
   it('serve: /live follows the token, Host and Origin rules of /mcp and lists the sessions', async function () {

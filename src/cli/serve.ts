@@ -188,7 +188,13 @@ export async function runServe(options: ServerOptions): Promise<void> {
         void release();
         daemon?.sessions(live.size + initializing);
       };
-      const server = createMcpServer(session, sessionOptions, { hub: liveHub, label: `HTTP session from ${new Date().toISOString().slice(11, 19)} UTC` });
+      // A shared browser's bridge with --live-port serves this hub on its own port: the hand-off names that one.
+      const bridgeLive = daemon && asked.livePort !== undefined ? `http://127.0.0.1:${asked.livePort}` : undefined;
+      const label = Number.isInteger(bridgePid) ? `mcp pid ${bridgePid}` : `HTTP session from ${new Date().toISOString().slice(11, 19)} UTC`;
+      // A bridge without --live-port has no view a person could open (the daemon's port takes its token): like stdio
+      // without the flag, it gets none, and no request_human.
+      const liveView = daemon && !bridgeLive ? undefined : { hub: liveHub, label, ...(bridgeLive ? { origin: bridgeLive } : {}) };
+      const server = createMcpServer(session, sessionOptions, liveView);
       initializing++;
       try {
         await server.connect(transport);

@@ -93,6 +93,8 @@ function didYouMean(name: string, tools: Tool[]): string {
 export interface LiveViewOf {
   hub: LiveHub;
   label: string;
+  /** Where the person opens it, when not at the hub's own origin (a shared browser's bridge serves it on its --live-port). */
+  origin?: string;
 }
 
 /** One MCP server bound to one session (stdio has one; `serve` makes one per HTTP session). */
@@ -118,7 +120,7 @@ export function createMcpServer(session: Session, options: ServerOptions, liveVi
   session.offerHandOff = elicitingHandOff(server);
   if (liveView) {
     const live = liveView.hub.attach(session, liveView.label, (name) => byName.get(name));
-    session.liveUrl = () => liveView.hub.urlOf(live);
+    session.liveUrl = () => liveView.hub.urlOf(live, liveView.origin);
     session.onClose(() => liveView.hub.detach(live));
   }
   const files = new SessionFiles(options.outputDir);

@@ -56,8 +56,8 @@ export class LiveHub {
   }
 
   /** The view of one session, as a person opens it. */
-  urlOf(live: LiveSession): string | null {
-    return this.origin ? `${this.origin}/live/s/${live.id}` : null;
+  urlOf(live: LiveSession, origin = this.origin): string | null {
+    return origin ? `${origin}/live/s/${live.id}` : null;
   }
 
   /** Whether the path is the live view's. */
