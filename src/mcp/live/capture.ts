@@ -23,6 +23,8 @@ export interface LiveLook {
 
 /** One capture each this often at most: 8 a second while the page changes. */
 export const FRAME_INTERVAL_MS = 125;
+/** While an agent's call runs on the tab, 5 a second: a capture shares Firefox with the call (measured below). */
+export const BUSY_FRAME_INTERVAL_MS = 200;
 const FRAME_QUALITY = 70;
 /** The URL and title are read again this often (a page can change its title without a new picture). */
 const LOOK_INTERVAL_MS = 1_000;
@@ -41,6 +43,8 @@ export class FrameCapture {
   constructor(
     private readonly tab: TabHandle,
     private readonly wanted: () => boolean,
+    /** Whether an agent's call on the tab is under way. */
+    private readonly busy: () => boolean,
     private readonly emitFrame: (frame: LiveFrame) => void,
     private readonly emitLook: (look: LiveLook) => void,
     /** Captures began or stopped failing (a dialog opened or closed): the view shows the tab's state again. */
@@ -70,7 +74,7 @@ export class FrameCapture {
   private async loop(): Promise<void> {
     while (this.wanted() && !this.tab.isClosed) {
       const began = Date.now();
-      let wait = FRAME_INTERVAL_MS;
+      let wait = this.busy() ? BUSY_FRAME_INTERVAL_MS : FRAME_INTERVAL_MS;
       try {
         const jpeg = await this.tab.screenshotBase64(undefined, 'viewport', { type: 'jpeg', quality: FRAME_QUALITY });
         this.captures++;

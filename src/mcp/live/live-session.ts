@@ -230,6 +230,7 @@ export class LiveSession implements CallWatcher {
       capture = new FrameCapture(
         tab,
         () => !this.closed && [...this.viewers].some((candidate) => candidate.tabId === tab.id),
+        () => this.calls.some((call) => call.tabId === tab.id && call.durationMs === undefined),
         (frame) => this.sendFrame(frame),
         (look) => {
           this.looks.set(look.tabId, look);
