@@ -60,6 +60,11 @@ export class FrameCapture {
     void this.loop().finally(() => (this.running = false));
   }
 
+  /** The tab is gone: this capture will never run again. */
+  get ended(): boolean {
+    return this.tab.isClosed;
+  }
+
   /** The newest frame, for a viewer who just arrived (sent even when it has not changed since). */
   get latest(): string | null {
     return this.lastFrame;

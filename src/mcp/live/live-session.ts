@@ -164,8 +164,11 @@ export class LiveSession implements CallWatcher {
     const opened = call.tool === 'tabs_create_mcp' ? call.result.structuredContent?.['tabId'] : undefined;
     if (typeof opened === 'number') entry.tabId = opened;
     this.broadcast('call', entry);
-    // A call may have opened, closed or moved a tab.
-    if (this.viewers.size) this.broadcast('tabs', this.tabs());
+    // A call may have opened, closed or moved a tab; a viewer with no tab (yet, or any more) follows the new one.
+    if (!this.viewers.size) return;
+    this.broadcast('tabs', this.tabs());
+    const open = new Set(this.ownTabs().map((tab) => tab.id));
+    for (const viewer of this.viewers) if (viewer.tabId === null || !open.has(viewer.tabId)) this.follow(viewer);
   }
 
   /** The session's open tabs (none before its browser started: nothing is launched for a viewer). */
@@ -221,6 +224,7 @@ export class LiveSession implements CallWatcher {
 
   /** The viewer's tab gets a capture (started if none runs), and its newest frame at once. */
   private follow(viewer: Viewer): void {
+    for (const [id, capture] of this.captures) if (capture.ended) this.captures.delete(id);
     const tabs = this.ownTabs();
     const tab = tabs.find((candidate) => candidate.id === viewer.tabId) ?? tabs.find((candidate) => this.session.handOffs.get(candidate.id)) ?? tabs[0];
     if (!tab) return;

@@ -79,10 +79,16 @@ function viewSession(id) {
   }
 
   function showTabs(tabs) {
+    const wasHeld = new Set(state.tabs.filter((tab) => tab.held).map((tab) => tab.tabId));
     state.tabs = tabs;
-    if (state.tabId === null && tabs.length) {
+    // A hand-off that begins on another tab brings the view to it: the request must not go unseen.
+    const newlyHeld = tabs.find((tab) => tab.held && !wasHeld.has(tab.tabId));
+    const gone = state.tabId !== null && !tabs.some((tab) => tab.tabId === state.tabId);
+    if (newlyHeld && newlyHeld.tabId !== state.tabId && state.tabId !== null) { state.tabId = newlyHeld.tabId; connect(); return; }
+    if ((state.tabId === null || gone) && tabs.length) {
       const held = tabs.find((tab) => tab.held);
       state.tabId = (held || tabs[0]).tabId;
+      if (gone) { connect(); return; }
     }
     const bar = $('tabs');
     bar.replaceChildren();
