@@ -10,10 +10,13 @@ import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { startFixtureServer } from './helpers/fixtures.mjs';
-import { firstTab, startServer } from './helpers/mcp-client.mjs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CLI, firstTab, startServer } from './helpers/mcp-client.mjs';
 import { closeAfterEach, refOf } from './helpers/browser-suite.mjs';
 import { freePort, startServe } from './helpers/http-server.mjs';
-import { firefoxPids, waitFor } from './helpers/processes.mjs';
+import { firefoxPids, trackPid, waitFor } from './helpers/processes.mjs';
 
 const COUNTER = `<!doctype html><title>Counter page</title>
 <style>body{font:20px sans-serif;margin:0} #n{position:absolute;left:40px;top:30px;font-size:48px} #field{position:absolute;left:40px;top:200px;width:320px;height:40px;font-size:20px} #halt{position:absolute;left:40px;top:300px;font-size:20px}</style>
@@ -221,6 +224,29 @@ describe('the live view and request_human (a second Firefox as the person)', fun
       }
     });
     expect(await waitFor(() => onProfile().length === 0, 30_000, 200)).to.equal(true);
+  });
+
+  it('offers the hand-off through the client (elicitation) with the view\'s URL: accepting is Done, declining is human_declined', async function () {
+    const livePort = await freePort();
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--isolated', '--output-dir', mkdtempSync(join(tmpdir(), 'fu-out-')), '--live-port', String(livePort)], stderr: 'pipe' });
+    const client = new Client({ name: 'hand-off-tests', version: '0.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    const asked = [];
+    const answers = [() => ({ action: 'accept', content: { note: 'did it in the client' } }), () => ({ action: 'decline' })];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params);
+      return answers.shift()(request.params);
+    });
+    await client.connect(transport);
+    if (transport.pid) trackPid(transport.pid);
+    own({ close: () => client.close().catch(() => undefined) });
+    const tabId = (await client.callTool({ name: 'tabs_context_mcp', arguments: { createIfEmpty: true } })).structuredContent.tabs[0].tabId;
+    const accepted = await client.callTool({ name: 'request_human', arguments: { tabId, task: 'Approve the payment', timeoutSeconds: 30 } });
+    expect(accepted.structuredContent).to.include({ done: true, via: 'client', note: 'did it in the client' });
+    expect(asked[0].message).to.include('Approve the payment').and.match(new RegExp(`http://127\\.0\\.0\\.1:${livePort}/live/s/[0-9a-f-]{36}`));
+    const declined = await client.callTool({ name: 'request_human', arguments: { tabId, task: 'Approve again', timeoutSeconds: 30 } });
+    expect(declined.structuredContent.error.code).to.equal('human_declined');
+    // Released: the tab takes calls again.
+    expect((await client.callTool({ name: 'read_page', arguments: { tabId } })).isError).to.not.equal(true);
   });
 
   it('serve: /live follows the token, Host and Origin rules of /mcp and lists the sessions', async function () {
