@@ -12,11 +12,14 @@ if (!match) listSessions(); else viewSession(match[1]);
 
 async function listSessions() {
   $('list').hidden = false;
-  const answer = await fetch(withToken('/live/sessions'), { headers: { accept: 'application/json' } });
-  const sessions = answer.ok ? await answer.json() : [];
+  const answer = await fetch(withToken('/live/sessions'), { headers: { accept: 'application/json' } }).catch(() => null);
+  $('conn').textContent = answer && answer.ok ? 'updated ' + new Date().toLocaleTimeString() : 'server unreachable';
+  const sessions = answer && answer.ok ? await answer.json() : [];
+  // Agents come and go: the list reads itself again every few seconds.
+  setTimeout(listSessions, 3000);
   const list = $('sessions');
   list.replaceChildren();
-  if (!sessions.length) list.append(el('li', 'empty', 'No MCP session yet: the list fills as agents connect (reload).'));
+  if (!sessions.length) list.append(el('li', 'empty', 'No MCP session yet: the list fills as agents connect.'));
   for (const session of sessions) {
     const item = el('li');
     const link = el('a', null, session.label);
