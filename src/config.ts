@@ -203,6 +203,14 @@ const OPTIONS = {
     help: "Write each session's calls, replies and a picture after each action as one HTML file in the output dir (trace-*.html, rewritten as it goes)",
     default: false,
   },
+  // The live view (docs/watching.md): serve has it at /live; a stdio session gets its own loopback port for it.
+  livePort: {
+    commands: ['mcp'],
+    flag: 'live-port',
+    kind: 'number',
+    help: "Serve this session's live view (its tabs as they are, its calls, request_human's hand-off) on http://127.0.0.1:PORT/live",
+    defaultText: 'none',
+  },
   // When not empty: exactly these tools are listed (an allow-list).
   tools: { flag: 'tools', kind: 'list', help: 'List only these tools (comma-separated names)', default: [], defaultText: 'all of the groups' },
   // A Playwright storage-state JSON file loaded into every cookie jar at start.

@@ -28,6 +28,12 @@ export const ERROR_CODES = {
   not_found: 'What was asked for does not exist (a file, an element, a history entry).',
   not_confirmed:
     'The server asks a person before this kind of action (--confirm-actions) and got no yes: they said no or dismissed the question, no answer came in time, or the client cannot ask (`answer` says which). Nothing was done.',
+  held_by_person:
+    'A person holds this tab (request_human): the session\'s other calls on it are refused until they press Done or the hand-off ends (`until` says when at the latest). Wait, or work in another tab.',
+  human_timeout: 'request_human: the person did not press Done in time. The hand-off is over and the tab is the agent\'s again; what they did meanwhile stays done (look before going on).',
+  human_declined: 'request_human: the person refused the hand-off (declined it where the client asked them). The tab is the agent\'s again.',
+  no_live_view:
+    'request_human: no person can take the tab: this server has no live view (start `mcp` with --live-port N, or use `serve`, which serves /live). Nothing was done.',
   javascript_error: 'The code passed to javascript_tool threw; the message carries its error.',
   internal_error: 'A bug in firefox-use. The message says where; please report it.',
 } as const satisfies Record<string, string>;

@@ -19,6 +19,7 @@ const TAB_TOOL_ARGS = {
   read_network_requests: () => ({}),
   resize_window: () => ({ width: 640, height: 480 }),
   wait_for: () => ({ text: 'anything', timeout: 0.1 }),
+  request_human: () => ({ task: 'anything', timeoutSeconds: 5 }),
 };
 
 describe('serve: sessions on one browser, each confined to its tab group', function () {

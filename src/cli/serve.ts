@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -13,8 +13,8 @@ import { TabGroup } from '../browser/group/index.js';
 import { processAlive } from '../browser/launch/index.js';
 import { onShutdown } from './lifecycle.js';
 import { DaemonLife, bridgeSessionOptions } from './shared-daemon.js';
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+import { isLoopbackHost, requestGuard } from './http-guard.js';
+import { LiveHub } from '../mcp/live/hub.js';
 
 interface Live {
   transport: StreamableHTTPServerTransport;
@@ -41,19 +41,6 @@ const BARE_SESSION_MS = 30_000;
 function callsATool(body: unknown): boolean {
   const messages = Array.isArray(body) ? (body as unknown[]) : [body];
   return messages.some((message) => !!message && typeof message === 'object' && (message as { method?: unknown }).method === 'tools/call');
-}
-
-function isLoopbackHost(host: string): boolean {
-  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-function hostOf(header: string | undefined): string | null {
-  if (!header) return null;
-  try {
-    return new URL(`http://${header}`).hostname;
-  } catch {
-    return null;
-  }
 }
 
 function send(res: ServerResponse, status: number, message: string): void {
@@ -129,29 +116,19 @@ export async function runServe(options: ServerOptions): Promise<void> {
     }
   }, Math.min(10_000, Math.max(1_000, idleMs / 4)));
   sweep.unref();
-  const expectedToken = options.token ? Buffer.from(options.token) : null;
-
-  const authorized = (req: IncomingMessage): string | null => {
-    const host = hostOf(req.headers.host);
-    // DNS rebinding: a page on another name must not reach a loopback server through the victim's browser.
-    if (loopbackBind && (!host || !isLoopbackHost(host))) return `Host header "${req.headers.host}" is not allowed.`;
-    const origin = req.headers.origin;
-    if (origin) {
-      const originHost = hostOf(origin.replace(/^[a-z]+:\/\//i, ''));
-      if (!originHost || (loopbackBind && !isLoopbackHost(originHost))) return `Origin "${origin}" is not allowed.`;
-    }
-    if (expectedToken) {
-      // The scheme name is case-insensitive (RFC 9110): "bearer" is as good as "Bearer".
-      const given = Buffer.from(/^bearer +(.*)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '');
-      if (given.length !== expectedToken.length || !timingSafeEqual(given, expectedToken)) return 'Missing or wrong bearer token.';
-    }
-    return null;
-  };
+  const authorized = requestGuard(loopbackBind, options.token);
+  // The live view of every session (/live): the same Host, Origin and token rules as /mcp.
+  const liveHub = new LiveHub();
 
   const http = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      if (url.pathname !== '/mcp') return send(res, 404, 'Not found: the MCP endpoint is /mcp.');
+      if (LiveHub.owns(url.pathname)) {
+        const refused = authorized(req, { queryToken: url.searchParams.get('token') });
+        if (refused) return send(res, 403, refused);
+        return await liveHub.handle(req, res, url);
+      }
+      if (url.pathname !== '/mcp') return send(res, 404, 'Not found: the MCP endpoint is /mcp (and the live view /live).');
       const refusal = authorized(req);
       if (refusal) return send(res, 403, refusal);
       const sessionId = req.headers['mcp-session-id'];
@@ -211,7 +188,13 @@ export async function runServe(options: ServerOptions): Promise<void> {
         void release();
         daemon?.sessions(live.size + initializing);
       };
-      const server = createMcpServer(session, sessionOptions);
+      // A shared browser's bridge with --live-port serves this hub on its own port: the hand-off names that one.
+      const bridgeLive = daemon && asked.livePort !== undefined ? `http://127.0.0.1:${asked.livePort}` : undefined;
+      const label = Number.isInteger(bridgePid) ? `mcp pid ${bridgePid}` : `HTTP session from ${new Date().toISOString().slice(11, 19)} UTC`;
+      // A bridge without --live-port has no view a person could open (the daemon's port takes its token): like stdio
+      // without the flag, it gets none, and no request_human.
+      const liveView = daemon && !bridgeLive ? undefined : { hub: liveHub, label, ...(bridgeLive ? { origin: bridgeLive } : {}) };
+      const server = createMcpServer(session, sessionOptions, liveView);
       initializing++;
       try {
         await server.connect(transport);
@@ -238,6 +221,7 @@ export async function runServe(options: ServerOptions): Promise<void> {
     await Promise.all(open.map(({ session }) => session.recorder?.flush() ?? Promise.resolve()));
     await Promise.all(open.map(({ session }) => session.trace?.flush() ?? Promise.resolve()));
     await Promise.all(open.map(({ release }) => release()));
+    liveHub.close();
     await manager?.close();
   });
   await new Promise<void>((resolve, reject) => {
@@ -246,7 +230,9 @@ export async function runServe(options: ServerOptions): Promise<void> {
   });
   const address = http.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
-  process.stderr.write(`firefox-use: MCP over Streamable HTTP at http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${boundPort}/mcp\n`);
+  const origin = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${boundPort}`;
+  liveHub.origin = origin;
+  process.stderr.write(`firefox-use: MCP over Streamable HTTP at ${origin}/mcp (live view: ${origin}/live)\n`);
   daemon?.listening(boundPort, () => void exit(0));
   manager?.prelaunch().catch((error: unknown) => process.stderr.write(`firefox-use: Firefox is not ready: ${(error as Error).message}\n`));
 }

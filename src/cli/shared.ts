@@ -16,6 +16,7 @@ import { FLAGS, type ServerOptions } from '../config.js';
 import { ToolError } from '../errors.js';
 import { LineStdioTransport } from '../mcp/stdio.js';
 import { onShutdown } from './lifecycle.js';
+import { startLiveProxy } from './live-server.js';
 
 /** What a daemon writes once it listens: where to reach it, and the options it was started with. */
 export interface DaemonInfo {
@@ -215,6 +216,9 @@ export async function runSharedStdio(options: ServerOptions, argv: string[]): Pr
     `firefox-use: ${daemon.started ? 'started' : 'joined'} this profile's shared browser (pid ${info.pid}, log ${daemon.log}); other agents on the profile use it too, each with its own tabs (--exclusive to own it alone)\n`,
   );
   const stopRelay = relayLog(daemon.log, daemon.started ? 0 : safeSize(daemon.log));
+  // --live-port: the daemon's live view, on this port without its token (loopback only).
+  const liveProxy = options.livePort === undefined ? null : await startLiveProxy(options.livePort, info.port, token);
+  if (liveProxy) process.stderr.write(`firefox-use: live view of the shared browser's sessions at ${liveProxy.origin}/live (this one is "mcp pid ${process.pid}")\n`);
   const remote = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${info.port}/mcp`), {
     requestInit: { headers: { authorization: `Bearer ${token}`, 'x-firefox-use-session': sessionHeader(options), 'x-firefox-use-pid': String(process.pid) } },
   });
@@ -224,6 +228,7 @@ export async function runSharedStdio(options: ServerOptions, argv: string[]): Pr
     if (ended) return;
     ended = true;
     stopRelay();
+    liveProxy?.close();
     // The daemon closes this session's tabs at once rather than when it idles out.
     await remote.terminateSession().catch(() => undefined);
     await remote.close().catch(() => undefined);

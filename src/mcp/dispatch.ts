@@ -136,6 +136,8 @@ async function dispatchCall(tool: Tool, rawArgs: unknown, session: Session, opti
     const { args, tabId, run } = prepared;
     const browser = await session.group.browser();
     const tab = session.group.resolveTab(browser, tabId);
+    // A tab in a person's hands (request_human) is theirs until the hand-off ends: refused, not queued behind it.
+    session.handOffs.assertFree(tab.id);
     session.group.activeTabId = tab.id;
     const response = await tab.serialize(async () => {
       // Cancelled while queued behind another call on the tab: it never starts.

@@ -12,7 +12,8 @@ import { closest } from '../suggest.js';
 import { openedTabsSection } from '../tools/reply/index.js';
 import { VERSION } from '../version.js';
 import { dispatch, errorResult } from './dispatch.js';
-import { elicitingAsker, noteCall } from './elicit.js';
+import { elicitingAsker, elicitingHandOff, noteCall } from './elicit.js';
+import type { LiveHub } from './live/hub.js';
 import { shallow, toJsonSchema, type JsonSchema } from './json-schema.js';
 import { SessionRecorder } from './recorder.js';
 import type { Session } from './session.js';
@@ -47,10 +48,11 @@ export function describeTools(tools: Tool[]): McpTool[] {
 
 /**
  * The tools a server lists: those its flags allow (javascript_tool needs --allow-javascript), then either exactly
- * the --tools allow-list or the default groups plus those --caps names.
+ * the --tools allow-list or the default groups plus those --caps names. `reachesPerson`: a person can take a tab
+ * (a live view runs, or Firefox is --headed): request_human is listed only then.
  */
-export function enabledTools(options: Pick<ServerOptions, 'caps' | 'tools'> & Partial<ServerOptions>): Tool[] {
-  const allowed = allTools.filter((tool) => !tool.enabled || tool.enabled(options as ServerOptions));
+export function enabledTools(options: Pick<ServerOptions, 'caps' | 'tools'> & Partial<ServerOptions>, reachesPerson = false): Tool[] {
+  const allowed = allTools.filter((tool) => (!tool.enabled || tool.enabled(options as ServerOptions)) && (!tool.needsPerson || reachesPerson));
   if (options.tools?.length) return allowed.filter((tool) => options.tools.includes(tool.name));
   return allowed.filter((tool) => !tool.group || options.caps?.includes(tool.group));
 }
@@ -87,9 +89,18 @@ function didYouMean(name: string, tools: Tool[]): string {
   return suggestion ? ` Did you mean "${suggestion}"?` : '';
 }
 
+/** Where a server's live view is: the hub that serves it, and how its session list names this session. */
+export interface LiveViewOf {
+  hub: LiveHub;
+  label: string;
+  /** Where the person opens it, when not at the hub's own origin (a shared browser's bridge serves it on its --live-port). */
+  origin?: string;
+}
+
 /** One MCP server bound to one session (stdio has one; `serve` makes one per HTTP session). */
-export function createMcpServer(session: Session, options: ServerOptions): Server {
-  const tools = enabledTools(options);
+export function createMcpServer(session: Session, options: ServerOptions, liveView?: LiveViewOf): Server {
+  // A tool that hands the tab to a person is listed only where one can be reached (a live view, a --headed window).
+  const tools = enabledTools(options, Boolean(liveView) || options.headed);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = describeTools(tools);
   if (!session.recorder && (options.saveScript || byName.has('script_export'))) session.recorder = recorderFor(options);
@@ -104,8 +115,14 @@ export function createMcpServer(session: Session, options: ServerOptions): Serve
         'computer or form_input using those refs. Coordinates are viewport CSS pixels of the latest screenshot.',
     },
   );
-  // --confirm-actions asks the person through this server's client.
+  // --confirm-actions asks the person through this server's client; request_human offers the tab there too.
   session.ask = elicitingAsker(server);
+  session.offerHandOff = elicitingHandOff(server);
+  if (liveView) {
+    const live = liveView.hub.attach(session, liveView.label, (name) => byName.get(name));
+    session.liveUrl = () => liveView.hub.urlOf(live, liveView.origin);
+    session.onClose(() => liveView.hub.detach(live));
+  }
   const files = new SessionFiles(options.outputDir);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {

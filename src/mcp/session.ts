@@ -5,6 +5,7 @@ import type { SessionRecorder } from './recorder.js';
 import type { SessionTrace } from './trace.js';
 import { CallWatchers } from './call-watch.js';
 import type { ConfirmAnswer, ConfirmQuestion } from '../tools/context.js';
+import { HandOffs, type HandOffOffer, type HandOffSession } from './live/hand-off.js';
 
 /** How a session asks the person beside the agent a yes-or-no question (--confirm-actions). */
 export type Asker = (question: ConfirmQuestion, signal: AbortSignal) => Promise<ConfirmAnswer>;
@@ -14,7 +15,7 @@ export type Asker = (question: ConfirmQuestion, signal: AbortSignal) => Promise<
  * what the group has not been told yet. The session keeps what is MCP's: its recorder, the notices of its calls,
  * and the manager it holds the browser through.
  */
-export class Session {
+export class Session implements HandOffSession {
   /** Keeps the session's calls for a `run` script (--save-script, --caps script); null when neither asks for it. */
   recorder: SessionRecorder | null = null;
   /** --save-trace: its calls written as an HTML file as they happen (one of its watchers); null without the flag. */
@@ -23,6 +24,14 @@ export class Session {
   readonly watchers = new CallWatchers();
   /** Asks the person (the MCP server sets it: elicitation); with none, nobody can be asked. */
   ask: Asker = () => Promise.resolve<ConfirmAnswer>('unavailable');
+  /** Tabs in a person's hands (request_human): the session's other calls on them are refused meanwhile. */
+  readonly handOffs = new HandOffs();
+  /** Offers a hand-off through the MCP client (elicitation); with none, nobody is asked there. */
+  offerHandOff: HandOffOffer = () => Promise.resolve({ answer: 'unavailable' });
+  /** The live view's URL of one of its tabs; null while the server has no live view (set with one). */
+  liveUrl: (tabId: number) => string | null = () => null;
+  /** Run when the session closes (its live view stops watching). */
+  private readonly closers: Array<() => void> = [];
   /** Said once, at the head of the next reply (a cancelled call's outcome). */
   private pendingNotices: string[] = [];
 
@@ -49,8 +58,24 @@ export class Session {
     return this.group.takeOpenedTabs();
   }
 
+  whenTabCloses(tabId: number, stop: AbortSignal): Promise<void> {
+    const tab = this.manager.live?.tab(tabId);
+    if (!tab || tab.groupId !== this.group.id) return new Promise(() => undefined);
+    if (tab.isClosed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const closed = () => resolve();
+      tab.once('closed', closed);
+      stop.addEventListener('abort', () => tab.off('closed', closed), { once: true });
+    });
+  }
+
+  onClose(closer: () => void): void {
+    this.closers.push(closer);
+  }
+
   /** Ends the session's group: its tabs close, and storage of its own goes with them. */
   close(): Promise<void> {
+    for (const closer of this.closers.splice(0)) closer();
     return this.group.dispose();
   }
 }

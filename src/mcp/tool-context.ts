@@ -6,6 +6,7 @@ import type { Tab } from '../browser/tab/index.js';
 import type { ServerOptions } from '../config.js';
 import type { SessionGroup, TabToolContext, ToolContext, ToolServices } from '../tools/context.js';
 import type { Session } from './session.js';
+import { runHandOff } from './live/hand-off.js';
 
 /**
  * `browser` is how the group reaches Firefox: the session's (launched on first use) for a session tool, the one the
@@ -17,8 +18,12 @@ function sessionGroup(session: Session, browser: () => Promise<Browser>, outputD
 }
 
 /** What the session offers its tools: its server's open sessions, and the person it asks (--confirm-actions). */
-function services(session: Session, signal: AbortSignal): ToolServices {
-  return { openSessionCount: () => session.manager.listenerCount, confirm: (question) => session.ask(question, signal) };
+function services(session: Session, options: ServerOptions, signal: AbortSignal): ToolServices {
+  return {
+    openSessionCount: () => session.manager.listenerCount,
+    confirm: (question) => session.ask(question, signal),
+    handOff: (request) => runHandOff(session, request, options.headed, signal),
+  };
 }
 
 /** A session tool's context: the group launches Firefox on first use, and keeps that browser for the rest of the call. */
@@ -27,7 +32,7 @@ export function sessionToolContext(session: Session, options: ServerOptions, sig
   return {
     group: sessionGroup(session, () => (browser ??= session.group.browser()), options.outputDir),
     options,
-    services: services(session, signal),
+    services: services(session, options, signal),
     signal,
   };
 }
@@ -37,7 +42,7 @@ export function tabToolContext(session: Session, options: ServerOptions, browser
   return {
     group: sessionGroup(session, () => Promise.resolve(browser), options.outputDir),
     options,
-    services: services(session, signal),
+    services: services(session, options, signal),
     signal,
     tab,
   };

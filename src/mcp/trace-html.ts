@@ -41,6 +41,16 @@ export interface TraceEntry {
   picture?: TracePicture;
   /** Why an acting call has no picture, or that one is being taken. */
   pictureNote?: string;
+  /** request_human: how the hand-off ended, the person's inputs and their note. */
+  handOff?: { outcome: string; inputs?: number; note?: string };
+}
+
+/** The hand-off's line: "Hand-off: done, 3 inputs, note: …". */
+function handOffLine(handOff: NonNullable<TraceEntry['handOff']>): string {
+  const parts = [`Hand-off: ${handOff.outcome}`];
+  if (handOff.inputs !== undefined) parts.push(count(handOff.inputs, 'input') + ' by the person');
+  if (handOff.note) parts.push(`their note: “${handOff.note}”`);
+  return parts.join(' · ');
 }
 
 export interface TraceHead {
@@ -113,6 +123,7 @@ export function renderCard(entry: TraceEntry, sessionStart: number): string {
   if (entry.replyLength !== undefined) notes.push(`Reply cut: ${count(entry.reply?.length ?? 0, 'character')} of ${count(entry.replyLength, 'character')} shown.`);
   if (entry.replyImages) notes.push(`The reply carried ${count(entry.replyImages, 'image')} (not copied here).`);
   const reply = entry.reply !== undefined ? `<pre class="reply">${escapeHtml(entry.reply)}</pre>` : '';
+  const handOff = entry.handOff ? `<p class="handoff">${escapeHtml(handOffLine(entry.handOff))}</p>` : '';
   const figure = entry.picture
     ? `<figure><img src="${escapeHtml(entry.picture.dataUrl)}" width="${entry.picture.width}" height="${entry.picture.height}" alt="Tab ${entry.tabId ?? ''} after call ${entry.id}">` +
       `<figcaption>After #${entry.id}${entry.picture.mark ? `: ${escapeHtml(entry.picture.mark)}` : ''}</figcaption></figure>`
@@ -120,7 +131,7 @@ export function renderCard(entry: TraceEntry, sessionStart: number): string {
       ? `<figure class="none"><figcaption>${escapeHtml(entry.pictureNote)}</figcaption></figure>`
       : '';
   return (
-    `<article class="call ${state}${figure ? '' : ' wide'}" id="call-${entry.id}"><div class="text">${head}${argsList(entry.args)}${reply}` +
+    `<article class="call ${state}${figure ? '' : ' wide'}" id="call-${entry.id}"><div class="text">${head}${argsList(entry.args)}${handOff}${reply}` +
     `${notes.map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('')}</div>${figure}</article>\n`
   );
 }
@@ -140,6 +151,7 @@ main{max-width:1440px;margin:0 auto;padding:18px 22px 40px}
 .call.bad{border-left-color:var(--bad)}
 .call.run{border-left-color:var(--run)}
 .call.wide{grid-template-columns:minmax(0,1fr)}
+.handoff{margin:6px 0;padding:5px 9px;background:#fff4e6;border:1px solid #f5c28f;border-radius:6px;font-weight:600;color:#8a3a0b}
 h2{margin:0 0 6px;font-size:15px;font-weight:600;display:flex;flex-wrap:wrap;align-items:center;gap:6px}
 h2 .n{color:var(--soft);text-decoration:none;font-weight:500}
 h2 .action{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:13px;background:#eef1f6;border-radius:4px;padding:1px 6px}

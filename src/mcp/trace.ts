@@ -90,6 +90,16 @@ function verdictOf(structured: Record<string, unknown> | undefined): boolean | u
   return typeof delivered === 'boolean' ? delivered : undefined;
 }
 
+/** How a request_human call ended, from its reply: done (with the person's inputs and note) or the error's outcome. */
+function handOffOf(structured: Record<string, unknown> | undefined, error: string | undefined): NonNullable<TraceEntry['handOff']> {
+  const details = error ? (structured?.['error'] as Record<string, unknown> | undefined) : structured;
+  const inputs = typeof details?.['inputs'] === 'number' ? details['inputs'] : undefined;
+  const note = typeof details?.['note'] === 'string' ? cut(details['note'], MAX_ARG_CHARS) : undefined;
+  const outcomes: Record<string, string> = { human_timeout: 'timed out (no Done in time)', human_declined: 'declined by the person', no_live_view: 'not offered: no live view', held_by_person: 'refused: the tab was already held', failed: 'ended without Done: the call was cancelled or failed' };
+  const outcome = error ? (outcomes[error] ?? `failed (${error})`) : `done${structured?.['via'] === 'client' ? ' (in the MCP client)' : ' (in the live view)'}`;
+  return { outcome, ...(inputs !== undefined ? { inputs } : {}), ...(note ? { note } : {}) };
+}
+
 /** Why no picture could be taken, for its card. */
 function noPicture(error: unknown): string {
   if (isToolError(error, 'tab_closed') || isToolError(error, 'browser_crashed')) return 'No picture: the tab had closed.';
@@ -174,7 +184,9 @@ export class SessionTrace implements CallWatcher {
     if (text.length > TRACE_MAX_REPLY) entry.replyLength = text.length;
     const images = result.content.filter((block) => block.type === 'image').length;
     if (images) entry.replyImages = images;
-    entry.acting = Boolean(tool && writesStep(tool.script, call.args));
+    // A hand-off is left out of scripts, yet the person changed the page: it gets a picture too.
+    entry.acting = Boolean(tool && (writesStep(tool.script, call.args) || tool.needsPerson));
+    if (tool?.needsPerson) entry.handOff = handOffOf(structured, error);
     if (tabId !== undefined) entry.tabId = tabId;
     if (entry.acting) this.takePicture(slot, tabId, mark);
     slot.done = entry.pictureNote !== PENDING;

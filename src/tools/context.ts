@@ -40,12 +40,32 @@ export interface ConfirmQuestion {
  */
 export type ConfirmAnswer = 'yes' | 'no' | 'dismissed' | 'timeout' | 'unavailable';
 
+/** request_human's ask: a tab put in a person's hands for `task`, for at most `timeoutMs`. */
+export interface HandOffRequest {
+  tabId: number;
+  task: string;
+  timeoutMs: number;
+}
+
+/** How a hand-off the person finished ended (the other endings are coded errors: human_timeout, human_declined, ...). */
+export interface HandOffResult {
+  /** What the person wrote beside Done; null when nothing. */
+  note: string | null;
+  /** Inputs (clicks, keys, text, wheel turns) the live view delivered to the tab. */
+  inputs: number;
+  /** Where they said Done: the live view, or the MCP client's question. */
+  via: 'live_view' | 'client';
+  waitedMs: number;
+}
+
 /** Server-wide facts a tool may read, named by what it needs them for. */
 export interface ToolServices {
   /** MCP sessions of this server still open, the caller's included (test_server_state). */
   openSessionCount(): number;
   /** Asks the person beside the agent (MCP elicitation); never throws. */
   confirm(question: ConfirmQuestion): Promise<ConfirmAnswer>;
+  /** Puts a tab in a person's hands until they are done (request_human); throws the coded endings. */
+  handOff(request: HandOffRequest): Promise<HandOffResult>;
 }
 
 export interface ToolContext {

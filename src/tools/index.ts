@@ -4,6 +4,7 @@ import { dialogTool } from './dialog.js';
 import { findTool } from './find.js';
 import { navigateTool } from './navigate.js';
 import { readPageTool } from './read-page.js';
+import { requestHumanTool } from './request-human.js';
 import { tabsCloseTool } from './tabs-close.js';
 import { tabsContextTool } from './tabs-context.js';
 import { tabsCreateTool } from './tabs-create.js';
@@ -22,5 +23,5 @@ import { cookiesClearTool, cookiesListTool, cookiesSetTool, storageStateSaveTool
 
 /** Every tool, in the order clients list them. */
 export const allTools: Tool[] = [tabsContextTool, tabsCreateTool, tabsCloseTool, navigateTool, computerTool, dialogTool, readPageTool, findTool, testRefTool, testTextTool, testServerStateTool,
-  getPageTextTool, formInputTool, fileUploadTool, javascriptTool, readConsoleTool, readNetworkTool, resizeWindowTool, waitForTool,
+  getPageTextTool, formInputTool, fileUploadTool, javascriptTool, readConsoleTool, readNetworkTool, resizeWindowTool, waitForTool, requestHumanTool,
   cookiesListTool, cookiesSetTool, cookiesClearTool, storageStateSaveTool, savePdfTool, scriptExportTool];

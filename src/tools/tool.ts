@@ -73,6 +73,11 @@ interface ToolFacts {
   errors: readonly ErrorCode[];
   /** A group listed only when --caps names it (the tools of no group are listed by default). */
   group?: ToolGroup;
+  /**
+   * Listed only where a person can be reached: a live view runs (serve's /live, mcp --live-port) or Firefox is
+   * --headed (request_human). Elsewhere every call would fail, so the model is not shown it.
+   */
+  needsPerson?: boolean;
   /** Listed only when the server options allow it (e.g. javascript_tool behind --allow-javascript). */
   enabled?: (options: ServerOptions) => boolean;
   /**
@@ -221,7 +226,7 @@ export function scriptDeclarationProblems(tool: Tool): string[] {
 
 /** Every tool: bad arguments. Session tools launch Firefox on first use; tab tools resolve and queue on a tab. */
 const SESSION_CODES: readonly ErrorCode[] = ['invalid_arguments', 'timeout', 'browser_crashed', 'profile_locked', 'firefox_not_found', 'launch_failed'];
-const TAB_CODES: readonly ErrorCode[] = ['invalid_arguments', 'tab_not_in_group', 'tab_closed', 'timeout', 'browser_crashed'];
+const TAB_CODES: readonly ErrorCode[] = ['invalid_arguments', 'tab_not_in_group', 'tab_closed', 'timeout', 'browser_crashed', 'held_by_person'];
 
 /**
  * Every code a call of `tool` can answer with, in the order of ERROR_CODES. `internal_error` is left out: it is

@@ -9,6 +9,7 @@ import type { ContextTree } from './context-tree.js';
 import type { AuthAnswer } from './http-auth.js';
 import type { RefRegistry } from './refs.js';
 import type { ImageFormat, OpenDialog, Tab, TabTimeouts } from './tab.js';
+import type { PersonInput } from './person-input.js';
 
 export interface TabHandle {
   readonly id: number;
@@ -45,6 +46,10 @@ export interface TabHandle {
   screenshot(clip?: BrowsingContext.ClipRectangle): Promise<Buffer>;
   screenshotBase64(clip?: BrowsingContext.ClipRectangle, origin?: 'viewport' | 'document', format?: ImageFormat, context?: string): Promise<string>;
   printPdf(): Promise<string>;
+  /** The person's input during a hand-off (request_human), at a point of the live view's frame; false: a key with no value. */
+  personInput(input: PersonInput): Promise<boolean>;
+  /** URL and title for the live view, read without touching the page's own realm. */
+  liveLook(timeout: number): Promise<{ url: string; title: string }>;
 }
 
 /**

@@ -7,6 +7,7 @@ export * from './http-auth.js';
 export * from './navigation.js';
 export * from './network-log.js';
 export * from './page-queries.js';
+export * from './person-input.js';
 export * from './refs.js';
 export * from './remote-value.js';
 export * from './resolve.js';

@@ -14,6 +14,7 @@ import { NetworkLog } from './network-log.js';
 import type { RefRegistry } from './refs.js';
 import type { TabHandle } from './handle.js';
 import { PageScripts, type PageCallArgs } from './page-calls.js';
+import { frameToViewport, personActions, type PersonInput } from './person-input.js';
 import type { ActionPreparation, PageOperationName, PageResult } from '../../contract/index.js';
 import { pageUrl } from '../../text-safety.js';
 
@@ -413,6 +414,37 @@ export class Tab extends EventEmitter<{ dialog: [OpenDialog]; closed: [ClosedRea
   performActions(actions: Input.SourceActions[], context = this.context): Promise<void> {
     this.touched++;
     return this.race(this.bidi.send('input.performActions', { context, actions }, { timeout: this.timeouts.action, write: true })).then(() => undefined);
+  }
+
+  /**
+   * A person's input from the live view (request_human): trusted input at a point of the frame they saw, mapped to
+   * viewport CSS pixels. False when the key has no WebDriver value (nothing sent).
+   */
+  async personInput(input: PersonInput): Promise<boolean> {
+    const point = 'at' in input ? frameToViewport(input.at, this.deviceScaleFactor, this.size) : null;
+    const actions = personActions(input, point);
+    if (!actions) return false;
+    try {
+      await this.performActions(actions);
+    } catch (error) {
+      // The person's click opened a dialog: the input went in; the live view shows the dialog for them to answer.
+      if (!isToolError(error, 'dialog_open') || !this.dialog) throw error;
+    }
+    if (point) this.movePointer(point);
+    return true;
+  }
+
+  /**
+   * The URL and title for the live view, read without a page call of ours (the typing memory and `activity` stay as
+   * they were): the URL from the browser, the title from a sandbox of its own.
+   */
+  async liveLook(timeout: number): Promise<{ url: string; title: string }> {
+    const title = this.bidi
+      .send('script.evaluate', { expression: 'document.title', target: { context: this.context, sandbox: 'firefox-use-live' }, awaitPromise: false }, { timeout })
+      .then((result) => (result.type === 'success' && result.result.type === 'string' ? result.result.value : ''))
+      .catch(() => this.title);
+    const [url, read] = await Promise.all([this.currentUrl(timeout), title]);
+    return { url, title: read };
   }
 
   async releaseActions(context = this.context): Promise<void> {
