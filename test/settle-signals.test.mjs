@@ -1,16 +1,15 @@
-// Navigate answers once the page is ready, judged from the page rather than a fixed wait (issue 38): these pages
-// would be read half-drawn by a short fixed window, and each must come back whole. A page that renders in timed
-// steps after load is waited for at its own rhythm; a custom element defined late, at the full window; data
-// fetched after load, until the request ends and its answer is drawn, also when a timer starts the request a moment
-// (90 ms) after the page last changed.
+// Navigate answers with the page drawn, not half-way (issue 38): these pages would be read half-drawn by a shorter
+// quiet window (50 and 100 ms were tried), and each must come back whole. A page that renders in timed steps after
+// load; a custom element defined late, on a page no script has changed yet; data fetched after load, until the
+// request ends and its answer is drawn, also when a timer starts the request a moment (90 ms) after the page last
+// changed, as Grid.js does.
 import { expect } from 'chai';
 import { useBrowser } from './helpers/browser-suite.mjs';
 
 const html = (body) => (req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><meta charset="utf-8">${body}`);
 
 const steps = html(`<title>steps</title><ul id="list"></ul><script>
-  // A render that slows down as it goes (40, 45, 60, 80, 110 ms between steps): the shortest window (100 ms) alone
-  // would stop at step 5; the page's own rhythm, learnt as it goes, covers each next pause.
+  // A render that slows down as it goes (40, 45, 60, 80, 110 ms between steps): a 100 ms window would stop at step 5.
   const pauses = [40, 45, 60, 80, 110];
   addEventListener('load', () => setTimeout(() => {
     let step = 0;
@@ -59,7 +58,7 @@ describe('navigate: settled from the page', function () {
     routes: { '/steps': steps, '/late-element': lateElement, '/fetched': fetched, '/deferred': deferred, '/orders.json': slowJson },
   });
 
-  it('waits out a page that draws in timed steps after load, at its own rhythm', async function () {
+  it('waits out a page that draws in timed steps after load', async function () {
     const { server, fixtures, tabId } = browser;
     const reply = server.text(await server.ok('navigate', { tabId, url: fixtures.url('/steps') }));
     expect(reply).to.include('Step 6');

@@ -114,13 +114,8 @@ export interface PageDelta {
 }
 
 export interface QuietArgs {
-  /** The DOM must stay unchanged at most this long, ms, once scripts have changed it after parsing. */
+  /** The DOM must stay unchanged this long, ms, once scripts have changed it after parsing. */
   quietMs: number;
-  /**
-   * The shortest such window, ms: used once the page has loaded, its custom elements are defined and its changes
-   * came in one burst; a page that went on changing after load in timed steps waits out its own rhythm instead.
-   */
-  minQuietMs: number;
   /** Count the quiet from this call too (the network just went idle: its response may still be rendered). */
   fromNow?: boolean;
   /** The shorter window for a document no script has changed since it was parsed, ms. */

@@ -95,41 +95,20 @@ interface ChangeClock {
   last: number;
   /** Whether a script changed the document after it was parsed. */
   scripted: boolean;
-  /**
-   * The longest pause between two changes once the page had loaded, ms (pauses under a frame are one burst): a page
-   * that renders in timed steps (a timer chain, a paced animation) shows its rhythm, and the quiet waited for is
-   * longer than it.
-   */
-  rhythm: number;
 }
-const sinceStart: ChangeClock = { last: performance.now(), scripted: false, rhythm: 0 };
+const sinceStart: ChangeClock = { last: performance.now(), scripted: false };
 const AFTER_LOAD_MS = 10_000;
-/** Changes closer together than this are one burst of rendering, not a rhythm. */
-const BURST_MS = 17;
 /** Set when DOMContentLoaded fires: the parser's own insertions are reported before it, script changes after. */
 let parsed = typeof document === 'undefined' || document.readyState !== 'loading';
 
-/** When the load event's handlers ended, ms (performance.now() clock); 0 while it has not. */
-function loadEventEnd(): number {
-  const entry = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
-  return entry?.loadEventEnd ?? 0;
-}
-
-function noteChange(clock: ChangeClock, quietMs: number): void {
-  const now = performance.now();
-  const loaded = loadEventEnd();
-  const pause = now - clock.last;
-  if (loaded > 0 && clock.last >= loaded && pause > BURST_MS) clock.rhythm = Math.max(clock.rhythm, Math.min(pause, quietMs));
-  clock.last = now;
+function noteChange(clock: ChangeClock): void {
+  clock.last = performance.now();
   if (parsed) clock.scripted = true;
 }
 
-/** The longest window the page script waits for: what a rhythm seen before any waitQuiet call is capped at, ms. */
-const RHYTHM_CAP_MS = 200;
-
 function trackFromStart(): void {
   if (typeof document === 'undefined' || typeof MutationObserver === 'undefined') return;
-  const observer = new MutationObserver(() => noteChange(sinceStart, RHYTHM_CAP_MS));
+  const observer = new MutationObserver(() => noteChange(sinceStart));
   observer.observe(document, OBSERVE);
   if (!parsed) document.addEventListener('DOMContentLoaded', () => (parsed = true), { once: true, capture: true });
   const stopLater = (): void => void window.setTimeout(() => observer.disconnect(), AFTER_LOAD_MS);
@@ -163,14 +142,12 @@ function undefinedElements(roots: readonly (Document | ShadowRoot)[]): boolean {
 
 /**
  * How long the DOM must have been unchanged, ms: the full quietMs while a custom element still waits for its
- * definition (its module may be a script still running or a timer away). Else, for a document no script changed
- * since parsing, the short parsed window; for a scripted one, the page's own rhythm after load (half again its
- * longest pause), at least minQuietMs.
+ * definition (its module may be a script still running or a timer away), even on a document no script changed since
+ * parsing; else the short parsed window for such a document, and quietMs for one a script changed.
  */
 function quietWindow(clock: ChangeClock, args: QuietArgs, roots: readonly (Document | ShadowRoot)[]): number {
-  if (undefinedElements(roots)) return args.quietMs;
-  if (!clock.scripted) return Math.min(args.quietMs, args.parsedQuietMs);
-  return Math.min(args.quietMs, Math.max(args.minQuietMs, clock.rhythm * 1.5));
+  if (undefinedElements(roots) || clock.scripted) return args.quietMs;
+  return Math.min(args.quietMs, args.parsedQuietMs);
 }
 
 /**
@@ -180,7 +157,7 @@ function quietWindow(clock: ChangeClock, args: QuietArgs, roots: readonly (Docum
 export async function waitQuiet(args: QuietArgs): Promise<QuietReport> {
   const started = performance.now();
   const seen: ChangeClock = { ...sinceStart };
-  const stop = observe(() => noteChange(seen, args.quietMs));
+  const stop = observe(() => noteChange(seen));
   try {
     for (;;) {
       const now = performance.now();
