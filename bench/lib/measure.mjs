@@ -1,4 +1,6 @@
 // Per-page figures of one running server: navigate, default snapshot, click by ref, type, screenshot.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { findRef } from './refs.mjs';
 import { TYPED_TEXT, pageUrl, selectedPages } from './pages.mjs';
 import { textOf } from './mcp.mjs';
@@ -51,10 +53,22 @@ const strip = ({ last, first, ...figures }) => figures;
 /** How long after navigate the page is read again, to see whether navigate's snapshot was the settled page. */
 const SETTLED_CHECK_MS = 2_000;
 
-/** The page snapshot in a reply: firefox-use's structured field, or the peer's YAML block; refs blanked. */
-function snapshotIn(call) {
+/**
+ * The page snapshot in a reply, refs blanked: firefox-use's structured field, the peer's YAML block, or the YAML
+ * file the reply links (Playwright MCP writes navigate's snapshot to its output dir, relative to the server's cwd).
+ */
+function snapshotIn(call, cwd) {
   const structured = call?.result?.structuredContent?.snapshot;
-  const text = typeof structured === 'string' ? structured : /```yaml\n([\s\S]*?)```/.exec(textOf(call?.result ?? {}))?.[1];
+  const reply = textOf(call?.result ?? {});
+  const linked = /\[Snapshot\]\(([^)]+\.ya?ml)\)/.exec(reply)?.[1];
+  const fromFile = () => {
+    try {
+      return linked && cwd ? readFileSync(resolve(cwd, linked), 'utf8') : null;
+    } catch {
+      return null;
+    }
+  };
+  const text = typeof structured === 'string' ? structured : (/```yaml\n([\s\S]*?)```/.exec(reply)?.[1] ?? fromFile());
   if (!text) return null;
   return text.replace(/\[?ref[=_:]?[\w-]+\]?/g, 'REF').replace(/\be\d+\b/g, 'REF').trim();
 }
@@ -63,9 +77,9 @@ function snapshotIn(call) {
  * Whether navigate's snapshot equals one taken 2 s later (`settled_snapshot`): a quick navigate that answered with
  * a page still being rendered would be a wrong answer, not a fast one. Null when the navigate reply has no snapshot.
  */
-function settledSnapshot(navigated, later) {
-  const early = snapshotIn(navigated);
-  const settled = snapshotIn(later);
+function settledSnapshot(navigated, later, cwd) {
+  const early = snapshotIn(navigated, cwd);
+  const settled = snapshotIn(later, cwd);
   if (early === null || settled === null) return null;
   return early === settled;
 }
@@ -102,7 +116,7 @@ export async function measurePages(adapter, server, handle, fixtures, { calls, l
     const snap = await repeat(server, calls, () => adapter.ops.snapshot(handle));
     figures.snapshot = strip(snap);
     if (page.app && !nav.error && !snap.error) {
-      const settled = settledSnapshot(nav.last, snap.first);
+      const settled = settledSnapshot(nav.last, snap.first, server.spec?.cwd);
       if (settled !== null) figures.navigate.settled_snapshot = settled;
     }
     const snapshotText = snap.last ? textOf(snap.last.result) : nav.last ? textOf(nav.last.result) : '';
