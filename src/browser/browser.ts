@@ -5,7 +5,7 @@ import { BidiConnection, type BidiLink, type EventName } from '../bidi/connectio
 import { ToolError, isToolError } from '../errors.js';
 import { LocalHost, type BrowserHost } from './launch/host.js';
 import { launchFirefox, type LaunchedFirefox, type LaunchOptions, type StartupPhases } from './launch/launcher.js';
-import { SANDBOX, preloadDeclaration } from './tab/page-script.js';
+import { SANDBOX, mainRealmPreloadDeclaration, preloadDeclaration } from './tab/page-script.js';
 import { OriginGuard, type OriginRules } from './tab/interception.js';
 import { HttpAuth, type HttpCredentials } from './tab/http-auth.js';
 import { MAX_REFS, RefRegistry } from './tab/refs.js';
@@ -209,6 +209,7 @@ export class Browser extends EventEmitter<{
       // A peer without interception keeps its own auth handling; that is reported, not fatal.
       this.httpAuth.install().catch((error: Error) => process.stderr.write(`firefox-use: HTTP authentication is left to Firefox: ${error.message}\n`)),
       this.bidi.send('script.addPreloadScript', { functionDeclaration: preloadDeclaration(), sandbox: SANDBOX }),
+      this.bidi.send('script.addPreloadScript', { functionDeclaration: mainRealmPreloadDeclaration() }),
       // --init-script is the user's own code, for the page's main realm (no sandbox): it stays source text.
       this.options.initScript ? this.bidi.send('script.addPreloadScript', { functionDeclaration: `() => {\n${this.options.initScript}\n}` }) : null,
       this.userContexts.emulate('default'),

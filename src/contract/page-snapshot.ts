@@ -120,6 +120,8 @@ export interface QuietArgs {
   fromNow?: boolean;
   /** The shorter window for a document no script has changed since it was parsed, ms. */
   parsedQuietMs: number;
+  /** The window for a page with nothing scheduled (no timer due within quietMs, no frame, idle or fetch pending), ms. */
+  fastQuietMs?: number;
   /** Longest wait, ms. */
   maxMs: number;
 }

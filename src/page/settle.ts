@@ -2,6 +2,7 @@
 // (navigate's settle), or until a text or an element appears or goes away (wait_for). Mutation observers drive
 // the checks; timers only back them up (Firefox clamps timers in background tabs to one a second).
 import type { QuietArgs, QuietReport, WaitForArgs, WaitForReport } from '../contract/index.js';
+import { ACTIVITY_PROBE, type PageActivity } from '../contract/page-activity.js';
 import { composedChildren, shadowRootsIn } from './composed.js';
 import { squash } from './names.js';
 import { elementFor } from './registry.js';
@@ -142,17 +143,47 @@ function undefinedElements(roots: readonly (Document | ShadowRoot)[]): boolean {
 
 /**
  * How long the DOM must have been unchanged, ms: the full quietMs while a custom element still waits for its
- * definition (its module may be a script still running or a timer away), even on a document no script changed since
- * parsing; else the short parsed window for such a document, and quietMs for one a script changed.
+ * definition (its module may be a script still running or a timer away), or while the page has something scheduled
+ * that may change it (see nothingScheduled); else the short parsed window for a document no script changed since
+ * parsing, and the fast window for one a script changed. Where the page's activity cannot be read, the windows are
+ * those of a page with nothing scheduled but a changed document waits quietMs.
  */
 function quietWindow(clock: ChangeClock, args: QuietArgs, roots: readonly (Document | ShadowRoot)[]): number {
-  if (undefinedElements(roots) || clock.scripted) return args.quietMs;
-  return Math.min(args.quietMs, args.parsedQuietMs);
+  if (undefinedElements(roots)) return args.quietMs;
+  const activity = args.fastQuietMs === undefined ? null : pageActivity();
+  if (activity && !nothingScheduled(activity, args)) return args.quietMs;
+  if (!clock.scripted) return Math.min(args.quietMs, args.parsedQuietMs);
+  return activity ? Math.min(args.quietMs, args.fastQuietMs!) : args.quietMs;
 }
 
 /**
- * Resolves once the DOM has been unchanged for its window (quietWindow), no finite animation runs, no web font is
- * loading and no loading indicator is shown, or after maxMs.
+ * What the page's realm has scheduled and not yet run (src/page/main-realm.ts), through the sandbox's Xray
+ * waiver; null when it cannot be read (a document that predates the preload, a page that broke it).
+ */
+function pageActivity(): PageActivity | null {
+  try {
+    const probe = (window as unknown as { wrappedJSObject?: Record<string, unknown> }).wrappedJSObject?.[ACTIVITY_PROBE];
+    const text: unknown = typeof probe === 'function' ? (probe as () => unknown)() : null;
+    return typeof text === 'string' ? (JSON.parse(text) as PageActivity) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the page has nothing scheduled that could change it before the full window would end: no timer due
+ * within it, no frame or idle callback waiting, no fetch unanswered, no message a scheduler posted just now. Such a
+ * page needs only the short window; without this, every page paid the full one (docs/benchmark.md, session 23).
+ */
+function nothingScheduled(activity: PageActivity, args: QuietArgs): boolean {
+  const timerSoon = activity.timerDueMs !== null && activity.timerDueMs <= args.quietMs;
+  return !timerSoon && activity.frames === 0 && activity.idle === 0 && activity.requests === 0 && activity.sinceTaskMs >= Math.min(args.fastQuietMs ?? args.quietMs, args.parsedQuietMs);
+}
+
+/**
+ * Resolves once the DOM has been unchanged for its window (quietWindow; the short fast window when the page has
+ * nothing scheduled), no finite animation runs, no web font is loading and no loading indicator is shown, or after
+ * maxMs.
  */
 export async function waitQuiet(args: QuietArgs): Promise<QuietReport> {
   const started = performance.now();

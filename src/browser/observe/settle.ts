@@ -13,6 +13,11 @@ export const SETTLE_MAX_MS = 3_000;
 const QUIET_MS = 200;
 /** The same for a document no script has changed since it was parsed: a static page need not wait long, ms. */
 const PARSED_QUIET_MS = 40;
+/**
+ * The same for a page with nothing scheduled that could change it within QUIET_MS: no timer due, no frame or idle
+ * callback waiting, no fetch unanswered (counted in the page's realm, src/page/main-realm.ts), ms.
+ */
+const FAST_QUIET_MS = 50;
 
 export interface SettleOutcome {
   settled: boolean;
@@ -36,7 +41,7 @@ export async function settleTab(handle: TabHandle, maxMs: number): Promise<Settl
   let fromNow = false;
   while (Date.now() < deadline) {
     const remaining = deadline - Date.now();
-    const args = { quietMs: QUIET_MS, parsedQuietMs: PARSED_QUIET_MS, maxMs: remaining, ...(fromNow ? { fromNow } : {}) };
+    const args = { quietMs: QUIET_MS, parsedQuietMs: PARSED_QUIET_MS, fastQuietMs: FAST_QUIET_MS, maxMs: remaining, ...(fromNow ? { fromNow } : {}) };
     const report = await tab
       .callPage('waitQuiet', args, { timeout: remaining + 2_000 })
       .catch((error: unknown) => {

@@ -37,6 +37,17 @@ export function preloadDeclaration(): string {
   return `function () {\nglobalThis.__firefoxUsePreloaded = true;\n${pageScriptSource()}\n}`;
 }
 
+let mainRealmCached: string | null = null;
+
+/**
+ * Preload function for the page's own realm: the activity counts the sandbox's settle reads
+ * (src/page/main-realm.ts). It runs before the page's scripts and exposes nothing but one read function.
+ */
+export function mainRealmPreloadDeclaration(): string {
+  mainRealmCached ??= readFileSync(packageFile('dist', 'page', 'main-realm.js'), 'utf8');
+  return `function () {\n${mainRealmCached}\n}`;
+}
+
 /** A page-side failure, sent back as data so the sandbox never throws across BiDi. */
 export interface PageFailure {
   code: string;
