@@ -106,12 +106,17 @@ const ownFunctions = html(`<title>own functions</title><p id="out">running</p><s
   });
 </script>`);
 
+// A fetch that fails, its rejection left unhandled: the page's console says so, as it would without firefox-use.
+const unhandled = html(`<title>unhandled</title><p>Unhandled fetch</p><script>
+  fetch('http://127.0.0.1:1/nothing-listens-here');
+</script>`);
+
 const slowJson = (req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('[101, 102, 103]'), 400);
 
 describe('navigate: settled from the page', function () {
   this.timeout(60_000);
   const browser = useBrowser({
-    routes: { '/steps': steps, '/late-element': lateElement, '/fetched': fetched, '/deferred': deferred, '/frames': frames, '/scheduler': scheduler, '/own-functions': ownFunctions, '/orders.json': slowJson },
+    routes: { '/steps': steps, '/late-element': lateElement, '/fetched': fetched, '/deferred': deferred, '/frames': frames, '/scheduler': scheduler, '/own-functions': ownFunctions, '/unhandled': unhandled, '/orders.json': slowJson },
   });
 
   it('waits out a page that draws in timed steps after load', async function () {
@@ -156,5 +161,12 @@ describe('navigate: settled from the page', function () {
     const { server, fixtures, tabId } = browser;
     const reply = server.text(await server.ok('navigate', { tabId, url: fixtures.url('/own-functions') }));
     expect(reply).to.include("All 8 checks passed");
+  });
+
+  it("still reports a fetch rejection the page left unhandled in the page's console", async function () {
+    const { server, fixtures, tabId } = browser;
+    await server.ok('navigate', { tabId, url: fixtures.url('/unhandled') });
+    const log = server.text(await server.ok('read_console_messages', { tabId, onlyErrors: true }));
+    expect(log).to.match(/Uncaught \(in promise\).*NetworkError/);
   });
 });

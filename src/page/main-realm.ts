@@ -82,9 +82,17 @@ function install(win: Window & typeof globalThis): void {
   const settled = (): void => void (requests = Math.max(0, requests - 1));
   wrap(win, 'fetch', (native, self, args) => {
     requests++;
-    const answer = call(native, self, args) as Promise<unknown>;
-    answer.then(settled, settled);
-    return answer;
+    // The page gets the chained promise: a rejection it leaves unhandled is still reported as one in its console.
+    return (call(native, self, args) as Promise<unknown>).then(
+      (response) => {
+        settled();
+        return response;
+      },
+      (error: unknown) => {
+        settled();
+        throw error;
+      },
+    );
   });
   const xhr = win.XMLHttpRequest?.prototype;
   if (xhr) {
