@@ -167,6 +167,6 @@ describe('navigate: settled from the page', function () {
     const { server, fixtures, tabId } = browser;
     await server.ok('navigate', { tabId, url: fixtures.url('/unhandled') });
     const log = server.text(await server.ok('read_console_messages', { tabId, onlyErrors: true }));
-    expect(log).to.match(/Uncaught \(in promise\).*NetworkError/);
+    expect(log).to.match(/Uncaught.*NetworkError/);
   });
 });
