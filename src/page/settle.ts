@@ -148,10 +148,10 @@ function undefinedElements(roots: readonly (Document | ShadowRoot)[]): boolean {
  * parsing, and the fast window for one a script changed. Where the page's activity cannot be read, the windows are
  * those of a page with nothing scheduled but a changed document waits quietMs.
  */
-function quietWindow(clock: ChangeClock, args: QuietArgs, roots: readonly (Document | ShadowRoot)[]): number {
+function quietWindow(clock: ChangeClock, args: QuietArgs, roots: readonly (Document | ShadowRoot)[], quietFor: number): number {
   if (undefinedElements(roots)) return args.quietMs;
   const activity = args.fastQuietMs === undefined ? null : pageActivity();
-  if (activity && !nothingScheduled(activity, args)) return args.quietMs;
+  if (activity && !nothingScheduled(activity, args, args.quietMs - quietFor)) return args.quietMs;
   if (!clock.scripted) return Math.min(args.quietMs, args.parsedQuietMs);
   return activity ? Math.min(args.quietMs, args.fastQuietMs!) : args.quietMs;
 }
@@ -171,12 +171,13 @@ function pageActivity(): PageActivity | null {
 }
 
 /**
- * Whether the page has nothing scheduled that could change it before the full window would end: no timer due
- * within it, no frame or idle callback waiting, no fetch unanswered, no message a scheduler posted just now. Such a
- * page needs only the short window; without this, every page paid the full one (docs/benchmark.md, session 23).
+ * Whether the page has nothing scheduled that could change it before the full window would end (`leftMs` from now):
+ * no timer due by then, no frame or idle callback waiting, no fetch unanswered, no message a scheduler posted just
+ * now. Such a page needs only the short window: what the full one would read is what it shows already. Without
+ * this, every page paid the full window (docs/benchmark.md, session 23).
  */
-function nothingScheduled(activity: PageActivity, args: QuietArgs): boolean {
-  const timerSoon = activity.timerDueMs !== null && activity.timerDueMs <= args.quietMs;
+function nothingScheduled(activity: PageActivity, args: QuietArgs, leftMs: number): boolean {
+  const timerSoon = activity.timerDueMs !== null && activity.timerDueMs <= leftMs;
   return !timerSoon && activity.frames === 0 && activity.idle === 0 && activity.requests === 0 && activity.sinceTaskMs >= Math.min(args.fastQuietMs ?? args.quietMs, args.parsedQuietMs);
 }
 
@@ -195,10 +196,10 @@ export async function waitQuiet(args: QuietArgs): Promise<QuietReport> {
       const roots = [document, ...shadowRootsIn(document, 200)];
       const animations = runningAnimations(roots);
       const fontsLoading = document.fonts?.status === 'loading';
-      const window_ = quietWindow(seen, args, roots);
       // An unchanged document counts its quiet from the end of its load event too: a fetch started by a load
       // handler must have the time to reach the network log before "no request in flight" is believed.
       const since = Math.max(seen.last, loadEnd(), args.fromNow ? started : 0);
+      const window_ = quietWindow(seen, args, roots, now - since);
       const quiet = now - since >= window_ && animations.length === 0 && !fontsLoading;
       const indicator = quiet ? loadingIndicator() : null;
       if (quiet && !indicator) return { quiet: true, waitedMs: Math.round(now - started) };
