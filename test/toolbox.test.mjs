@@ -148,6 +148,30 @@ describe('toolbox: text, forms, uploads, script, console, network, window, downl
       }
     });
 
+    it('answers ref_stale with its reason for a field the page removed, and sets nothing', async function () {
+      const ref = await refOf('#name');
+      await js('document.querySelector("#name").remove(); 1');
+      const result = await server.call('form_input', { tabId, ref, value: 'Ann' });
+      expect(result.isError).to.equal(true);
+      expect(errorOf(result)).to.include({ code: 'ref_stale', reason: 'element_removed', ref });
+      expect(server.text(result)).to.include('Call read_page or find for current refs.');
+    });
+
+    it('sets a field inside a frame and says how the page answered there', async function () {
+      await js(`document.body.insertAdjacentHTML('beforeend', '<iframe id="f" srcdoc="<label>City <input id=c oninput=&quot;document.querySelector(\\'p\\').textContent=\\'Shipping to \\'+this.value&quot;></label><p>No city yet</p>"></iframe>'); 1`);
+      let snapshot = '';
+      let ref;
+      for (let i = 0; i < 40 && !ref; i++) {
+        snapshot = server.text(await server.ok('read_page', { tabId, filter: 'all' }));
+        ref = /textbox "City" \[ref=(ref_\d+)\]/.exec(snapshot)?.[1];
+        if (!ref) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(ref, snapshot).to.be.a('string');
+      const reply = server.text(await server.ok('form_input', { tabId, ref, value: 'Oslo' }));
+      expect(reply).to.include('is now "Oslo"');
+      expect(reply).to.include('Shipping to Oslo');
+    });
+
     it('never echoes a password', async function () {
       const result = await server.ok('form_input', { tabId, ref: await refOf('#pw'), value: 'hunter2secret' });
       expect(result.structuredContent).to.include({ masked: true, length: 13 });

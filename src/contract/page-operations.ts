@@ -34,6 +34,14 @@ export interface PageOperations {
   /** The elements come as BiDi shared references (PageCallOptions.nodes), not in the JSON argument. */
   identify: { args: Record<string, never>; result: Array<NodeIdentity | null> };
   setFieldValue: { args: { docId: string; localId: number; value: string | number | boolean | string[] }; result: FieldResult };
+  /**
+   * form_input in one call, for a field of the top-level document: the delta's watch started (as deltaStart), the
+   * field set (as setFieldValue), and the page's answer read (as deltaFinish).
+   */
+  setFieldValueWatched: {
+    args: { field: { docId: string; localId: number; value: string | number | boolean | string[] }; start: { token: string }; finish: DeltaFinishRequest };
+    result: { field: FieldResult; docId: string; delta: PageDelta };
+  };
   fileInputs: { args: Record<string, never>; result: FileInputInfo[] };
   fileInput: { args: { docId: string; localId: number }; result: FileInputInfo };
   prepareAction: { args: PrepareArgs; result: ActionPreparation };

@@ -6,6 +6,7 @@ import { describeTarget } from './action-target.js';
 import { copyText } from './clipboard.js';
 import { deltaFinish, deltaStart, deltaStartFrame } from './delta.js';
 import { find } from './find.js';
+import { setFieldValueWatched } from './field-write.js';
 import { fileInput, fileInputs, setFieldValue } from './forms.js';
 import { frameOrigin, listFrames } from './frames.js';
 import { releaseKeys } from './delivery.js';
@@ -40,6 +41,7 @@ export const operations = {
   cancelWaits,
   identify,
   setFieldValue,
+  setFieldValueWatched,
   fileInputs,
   fileInput,
   // computer: the guard, delivery, scroll and drag probes ride on prepareAction / concludeAction

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { watchWhile } from '../browser/observe/index.js';
-import { setFieldValue } from '../browser/tab/index.js';
-import { refField, refTarget } from './ref-target.js';
+import { setFieldWatched } from '../browser/observe/index.js';
+import { refField } from './ref-target.js';
 import { pageAnswerSection, Reply, type Fields } from './reply/index.js';
 import { defineTool, tabIdField } from './tool.js';
 
@@ -40,10 +39,7 @@ export const formInputTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   script: { step: true, secret: { arg: 'value' } },
   async handler(context, args) {
-    const target = await refTarget(context, args.ref);
-    const { value: field, outcome } = await watchWhile(context.tab, target.frameContext, () =>
-      setFieldValue(context.tab, target, args.value),
-    );
+    const { value: field, outcome } = await setFieldWatched(context.tab, args.ref, args.value);
     const shown = field.masked ? `(password, ${field.length} characters)` : JSON.stringify(field.value);
     let text = field.described ? `${field.described} [ref=${args.ref}] is now ${shown}` : `${args.ref} (${field.field}) is now ${shown}`;
     if (field.valid === false) text += `\nThe page marks it invalid: ${field.validationMessage}`;

@@ -3,12 +3,14 @@
 // menu, listbox or dialog it opened. When the action loaded another document, finish() returns a capped full
 // snapshot instead.
 import { isToolError } from '../../errors.js';
-import type { DeltaFinishRequest, PageDelta } from '../../contract/index.js';
+import type { DeltaFinishRequest, FieldResult, PageDelta } from '../../contract/index.js';
 import { untilPage } from '../tab/navigation.js';
 import { SETTLE_MAX_MS, settleTab } from './settle.js';
 import { DEFAULT_MAX_CHARS, globalizeRefs, snapshotTab } from './snapshot.js';
 import type { Tab } from '../tab/tab.js';
 import { tabOf, type TabHandle } from '../tab/handle.js';
+import { lookupRef, staleRef } from '../tab/resolve.js';
+import { setFieldValue } from '../tab/page-queries.js';
 
 export interface OpenedPopup {
   ref: string;
@@ -356,4 +358,33 @@ export async function watchWhile<T>(handle: TabHandle, frame: string, write: () 
     return null;
   });
   return { value, outcome };
+}
+
+/**
+ * form_input's write with its delta. In the top-level document it is one page call (the watch started, the field
+ * set, the page's answer read: three round trips were most of the tool's time); in a frame, watchWhile watches the
+ * top document too. A ref the page finds stale comes back as ref_stale with its reason, as resolveRef words it.
+ */
+export async function setFieldWatched(
+  handle: TabHandle,
+  ref: string,
+  value: string | number | boolean | string[],
+): Promise<{ value: FieldResult; outcome: DeltaOutcome | null }> {
+  const tab = tabOf(handle);
+  const target = lookupRef(handle, ref);
+  const field = { docId: target.docId, localId: target.localId, value };
+  if (target.frameContext !== tab.context) {
+    return watchWhile(handle, target.frameContext, () => setFieldValue(handle, target, value).catch((error: unknown) => Promise.reject(staleRef(handle, ref, error))));
+  }
+  const watch = new DeltaWatch(tab);
+  watch.joinedStart(tab.context, { docId: target.docId });
+  const answer = await tab
+    .callPage('setFieldValueWatched', { field, start: watch.startArgs, finish: watch.finishArgs(tab.context)! }, { context: tab.context, write: true })
+    .catch((error: unknown) => Promise.reject(staleRef(handle, ref, error)));
+  // The write happened: a delta that cannot be read must not turn it into a failure.
+  const outcome = await watch.finish({ joined: new Map([[tab.context, Promise.resolve(answer.delta)]]) }).catch((error: unknown) => {
+    if (tab.isFatal(error)) throw error;
+    return null;
+  });
+  return { value: answer.field, outcome };
 }

@@ -19,6 +19,21 @@ export interface ResolvedRef {
  */
 export async function resolveRef(handle: TabHandle, ref: string): Promise<ResolvedRef> {
   const tab = tabOf(handle);
+  const target = lookupRef(handle, ref);
+  try {
+    const summary = await tab.callPage('describeRef', { docId: target.docId, id: target.localId }, { context: target.frameContext });
+    return { target, role: summary.role, name: summary.name };
+  } catch (error) {
+    throw staleRef(handle, ref, error);
+  }
+}
+
+/**
+ * A ref's element as the registry has it, without asking the page (not_in_snapshot, other_document, a frame gone):
+ * for a page call that reaches the element itself, whose ref_stale goes through staleRef.
+ */
+export function lookupRef(handle: TabHandle, ref: string): RefTarget {
+  const tab = tabOf(handle);
   const target = tab.refs.lookup(ref, tab.id);
   if (!tab.contexts.has(target.frameContext)) {
     throw new ToolError('ref_stale', `${ref} was in a frame that no longer exists. Call read_page or find for current refs.`, {
@@ -27,16 +42,17 @@ export async function resolveRef(handle: TabHandle, ref: string): Promise<Resolv
       tabId: tab.id,
     });
   }
-  try {
-    const summary = await tab.callPage('describeRef', { docId: target.docId, id: target.localId }, { context: target.frameContext });
-    return { target, role: summary.role, name: summary.name };
-  } catch (error) {
-    if (isToolError(error, 'ref_stale')) {
-      throw new ToolError('ref_stale', `${ref}: ${error.message} Call read_page or find for current refs.`, { ...error.details, ref });
-    }
-    if (isToolError(error, 'tab_closed') && !tab.isClosed) {
-      throw new ToolError('ref_stale', `${ref} was in a frame that no longer exists.`, { reason: 'other_document', ref, tabId: tab.id });
-    }
-    throw error;
+  return target;
+}
+
+/** A page call's failure on the element of `ref`, as the ref_stale an agent can act on; other failures as they are. */
+export function staleRef(handle: TabHandle, ref: string, error: unknown): unknown {
+  const tab = tabOf(handle);
+  if (isToolError(error, 'ref_stale')) {
+    return new ToolError('ref_stale', `${ref}: ${error.message} Call read_page or find for current refs.`, { ...error.details, ref });
   }
+  if (isToolError(error, 'tab_closed') && !tab.isClosed) {
+    return new ToolError('ref_stale', `${ref} was in a frame that no longer exists.`, { reason: 'other_document', ref, tabId: tab.id });
+  }
+  return error;
 }
