@@ -1,7 +1,8 @@
 // The one page script that runs in the page's own realm (a preload script without a sandbox), before the page's
 // scripts: it counts the work a page has scheduled and not yet run, so navigate's settle can tell a page that is
-// done from one whose timer, frame callback or fetch is about to draw. Nothing here reads or changes the page.
-// The sandbox reads it through its Xray waiver (src/page/settle.ts); the page may overwrite nothing of it.
+// done from one whose timer, frame callback or fetch is about to draw. It reads nothing of the page's content and
+// changes nothing it shows; the functions it wraps behave as before. The sandbox reads the counts through its Xray
+// waiver (src/page/settle.ts); the page cannot overwrite the function that answers them.
 import { ACTIVITY_PROBE, type PageActivity } from '../contract/page-activity.js';
 
 interface Pending {
